@@ -1,0 +1,764 @@
+//! The cache itself: slots, the index over them, and the two lists that order them.
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::hash::{BuildHasher, Hash};
+use std::mem;
+use std::time::Duration;
+
+use hashbrown::HashTable;
+
+use crate::clock::{Clock, SystemClock};
+use crate::iter::Iter;
+use crate::list::{Links, List, NIL, Node};
+
+/// The hasher a cache uses unless told otherwise: hashbrown's default (foldhash), fast and
+/// seeded per cache.
+pub type DefaultHashBuilder = hashbrown::DefaultHashBuilder;
+
+/// Slot indices are `u32`, and `NIL` is reserved: this many entries at most, whatever the
+/// capacity says.
+pub(crate) const MAX_LEN: usize = NIL as usize;
+
+/// Hit, miss and eviction counters; see [`Cache::stats`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Stats {
+    /// `get` and `get_mut` calls that found a live entry.
+    pub hits: u64,
+    /// `get` and `get_mut` calls that found no live entry.
+    pub misses: u64,
+    /// Live entries removed to make room, by `put`, `push` or `resize`.
+    pub evictions: u64,
+}
+
+/// One entry, linked into the recency list.
+#[derive(Clone, Debug)]
+pub(crate) struct Slot<K, V> {
+    pub(crate) key: K,
+    pub(crate) value: V,
+    pub(crate) recency: Links,
+}
+
+impl<K, V> Node for Slot<K, V> {
+    #[inline]
+    fn links(&self) -> &Links {
+        &self.recency
+    }
+    #[inline]
+    fn links_mut(&mut self) -> &mut Links {
+        &mut self.recency
+    }
+}
+
+/// The deadline of the slot with the same index, linked into the expiry list.
+///
+/// Kept apart from [`Slot`] so that a cache without a ttl pays nothing for expiry.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Timer {
+    pub(crate) deadline: u64,
+    pub(crate) expiry: Links,
+}
+
+impl Node for Timer {
+    #[inline]
+    fn links(&self) -> &Links {
+        &self.expiry
+    }
+    #[inline]
+    fn links_mut(&mut self) -> &mut Links {
+        &mut self.expiry
+    }
+}
+
+/// What a write did, for `put` and `push` to translate into their return values.
+enum Write<K, V> {
+    /// A new entry was stored with room to spare.
+    Stored,
+    /// A live entry with the same key was overwritten; here is its old key and value.
+    Replaced(K, V),
+    /// The least recently used live entry was evicted to make room.
+    Evicted(K, V),
+    /// The capacity is 0: the pair was not stored and comes back.
+    Refused(K, V),
+    /// The entry would be expired on arrival (ttl 0, or a saturated deadline): not stored.
+    DeadOnArrival,
+}
+
+/// A least-recently-used cache with an optional time-to-live and an injected clock.
+///
+/// See the [crate documentation](crate) for the contract, an example and the design.
+pub struct Cache<K, V, C: Clock = SystemClock, S = DefaultHashBuilder> {
+    /// Entries, densely packed: removing one moves the last slot into its place.
+    pub(crate) slots: Vec<Slot<K, V>>,
+    /// With a ttl, `timers[i]` is the deadline of `slots[i]`; without one, it is empty.
+    pub(crate) timers: Vec<Timer>,
+    /// The index of every slot, found by its key's hash.
+    pub(crate) index: HashTable<u32>,
+    /// Most recently used at the head, least recently used at the tail.
+    pub(crate) recency: List,
+    /// Through `timers`: first to expire at the head. One ttl and a monotonic clock make
+    /// write order deadline order, so expired entries are always a prefix of this list.
+    pub(crate) expiry: List,
+    pub(crate) capacity: usize,
+    pub(crate) ttl: Option<u64>,
+    pub(crate) clock: C,
+    pub(crate) hasher: S,
+    pub(crate) stats: Stats,
+}
+
+impl<K: Hash + Eq, V> Cache<K, V> {
+    /// A cache that holds at most `capacity` entries, which never expire.
+    ///
+    /// Allocates nothing until the first entry arrives, so `Cache::new(usize::MAX)` is cheap.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// cache.put("a", 1);
+    /// assert_eq!(cache.get(&"a"), Some(&1));
+    /// ```
+    #[must_use]
+    pub fn new(capacity: usize) -> Self {
+        Self::with_clock_and_hasher(capacity, None, SystemClock, DefaultHashBuilder::default())
+    }
+
+    /// A cache whose entries expire `ttl` after they were written, timed by [`SystemClock`].
+    ///
+    /// A ttl beyond `u64::MAX` nanoseconds (584 years) is as good as none.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let mut cache = cache::Cache::with_ttl(100, Duration::from_secs(60));
+    /// cache.put("session", 7);
+    /// assert_eq!(cache.get(&"session"), Some(&7));
+    /// ```
+    #[must_use]
+    pub fn with_ttl(capacity: usize, ttl: Duration) -> Self {
+        let ticks = u64::try_from(ttl.as_nanos()).unwrap_or(u64::MAX);
+        Self::with_clock_and_hasher(capacity, Some(ticks), SystemClock, DefaultHashBuilder::default())
+    }
+}
+
+impl<K: Hash + Eq, V, C: Clock> Cache<K, V, C> {
+    /// A cache with an optional ttl, in ticks of the given clock.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use cache::{Cache, ManualClock};
+    ///
+    /// let clock = ManualClock::new(0);
+    /// let mut cache = Cache::with_clock(10, Some(5), clock.clone());
+    /// cache.put("k", 1);
+    /// clock.advance(4);
+    /// assert_eq!(cache.get(&"k"), Some(&1));
+    /// clock.advance(1); // exactly at the deadline: already gone
+    /// assert_eq!(cache.get(&"k"), None);
+    /// ```
+    #[must_use]
+    pub fn with_clock(capacity: usize, ttl: Option<u64>, clock: C) -> Self {
+        Self::with_clock_and_hasher(capacity, ttl, clock, DefaultHashBuilder::default())
+    }
+}
+
+impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
+    /// A cache with an optional ttl, a clock, and the given hasher for its keys.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use std::hash::RandomState;
+    /// use cache::{Cache, ManualClock};
+    ///
+    /// let mut cache = Cache::with_clock_and_hasher(10, None, ManualClock::new(0), RandomState::new());
+    /// cache.put(1, "one");
+    /// assert_eq!(cache.peek(&1), Some(&"one"));
+    /// ```
+    #[must_use]
+    pub fn with_clock_and_hasher(capacity: usize, ttl: Option<u64>, clock: C, hasher: S) -> Self {
+        Self {
+            slots: Vec::new(),
+            timers: Vec::new(),
+            index: HashTable::new(),
+            recency: List::EMPTY,
+            expiry: List::EMPTY,
+            capacity,
+            ttl,
+            clock,
+            hasher,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Stores `value` under `key` as the most recently used entry and returns the value it
+    /// replaced, if the key was live.
+    ///
+    /// An overwrite restarts the entry's timer and evicts nothing. A new key in a full cache
+    /// first evicts the least recently used live entry (expired entries go first and never
+    /// count as a reason to evict). With capacity 0 nothing is stored.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(1);
+    /// assert_eq!(cache.put("a", 1), None);
+    /// assert_eq!(cache.put("a", 2), Some(1));
+    /// assert_eq!(cache.put("b", 3), None); // evicts "a"
+    /// assert!(!cache.contains(&"a"));
+    /// ```
+    pub fn put(&mut self, key: K, value: V) -> Option<V> {
+        match self.write(key, value) {
+            Write::Replaced(_, old) => Some(old),
+            Write::Stored | Write::Evicted(..) | Write::Refused(..) | Write::DeadOnArrival => None,
+        }
+    }
+
+    /// Like [`put`](Self::put), but returns the entry that left the cache because of this
+    /// call: the old pair on an overwrite, the evicted least recently used pair, or the given
+    /// pair itself when the capacity is 0. Expired entries cleaned up on the way are dropped.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(1);
+    /// assert_eq!(cache.push("a", 1), None);
+    /// assert_eq!(cache.push("a", 2), Some(("a", 1)));
+    /// assert_eq!(cache.push("b", 3), Some(("a", 2)));
+    /// ```
+    pub fn push(&mut self, key: K, value: V) -> Option<(K, V)> {
+        match self.write(key, value) {
+            Write::Replaced(k, v) | Write::Evicted(k, v) | Write::Refused(k, v) => Some((k, v)),
+            Write::Stored | Write::DeadOnArrival => None,
+        }
+    }
+
+    /// The value of a live `key`, which becomes the most recently used entry.
+    ///
+    /// Counts a hit or a miss in [`stats`](Self::stats).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// cache.put("a", 1);
+    /// cache.put("b", 2);
+    /// assert_eq!(cache.get(&"a"), Some(&1)); // "a" is now the most recently used
+    /// cache.put("c", 3); // so "b" is evicted
+    /// assert_eq!(cache.get(&"b"), None);
+    /// ```
+    pub fn get<Q>(&mut self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        let i = self.touch(key)?;
+        Some(&self.slots[i as usize].value)
+    }
+
+    /// Like [`get`](Self::get), but the value can be changed in place. Changing it does not
+    /// restart the entry's timer.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// cache.put("a", 1);
+    /// if let Some(v) = cache.get_mut(&"a") {
+    ///     *v += 10;
+    /// }
+    /// assert_eq!(cache.peek(&"a"), Some(&11));
+    /// ```
+    pub fn get_mut<Q>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        let i = self.touch(key)?;
+        Some(&mut self.slots[i as usize].value)
+    }
+
+    /// The value of a live `key`, leaving the recency order and the stats alone.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// cache.put("a", 1);
+    /// cache.put("b", 2);
+    /// assert_eq!(cache.peek(&"a"), Some(&1)); // "a" stays the least recently used
+    /// cache.put("c", 3);
+    /// assert_eq!(cache.peek(&"a"), None);
+    /// ```
+    pub fn peek<Q>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        let i = self.find(self.hasher.hash_one(key), key)?;
+        self.is_live(i, self.now()).then(|| &self.slots[i as usize].value)
+    }
+
+    /// Whether `key` is live, leaving the recency order and the stats alone.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// cache.put("a", 1);
+    /// assert!(cache.contains(&"a"));
+    /// assert!(!cache.contains(&"b"));
+    /// ```
+    pub fn contains<Q>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        self.peek(key).is_some()
+    }
+
+    /// Removes a live `key` and returns its value.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// cache.put("a", 1);
+    /// assert_eq!(cache.remove(&"a"), Some(1));
+    /// assert_eq!(cache.remove(&"a"), None);
+    /// ```
+    pub fn remove<Q>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        self.purge(self.now());
+        let hash = self.hasher.hash_one(key);
+        let slots = &self.slots;
+        let entry = self.index.find_entry(hash, |&i| slots[i as usize].key.borrow() == key);
+        let (i, _) = entry.ok()?.remove();
+        Some(self.take_slot(i).1)
+    }
+
+    /// The least recently used live entry, leaving the recency order alone.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// cache.put("a", 1);
+    /// cache.put("b", 2);
+    /// assert_eq!(cache.peek_lru(), Some((&"a", &1)));
+    /// ```
+    pub fn peek_lru(&self) -> Option<(&K, &V)> {
+        let now = self.now();
+        let mut i = self.recency.tail;
+        // Expired entries are skipped: they can linger only until the next `&mut` call.
+        while i != NIL && !self.is_live(i, now) {
+            i = self.slots[i as usize].recency.prev;
+        }
+        let slot = self.slots.get(i as usize)?;
+        Some((&slot.key, &slot.value))
+    }
+
+    /// Removes and returns the least recently used live entry.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// cache.put("a", 1);
+    /// cache.put("b", 2);
+    /// assert_eq!(cache.pop_lru(), Some(("a", 1)));
+    /// assert_eq!(cache.len(), 1);
+    /// ```
+    pub fn pop_lru(&mut self) -> Option<(K, V)> {
+        self.purge(self.now());
+        let tail = self.recency.tail;
+        (tail != NIL).then(|| self.remove_slot(tail))
+    }
+
+    /// The number of live entries.
+    ///
+    /// Never walks the live entries: with a ttl it skips only those that expired since the
+    /// last `&mut` call, which are cleaned up by that next call.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// cache.put("a", 1);
+    /// assert_eq!(cache.len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        let now = self.now();
+        let mut expired = 0;
+        let mut i = self.expiry.head;
+        while i != NIL && !self.is_live(i, now) {
+            expired += 1;
+            i = self.timers[i as usize].expiry.next;
+        }
+        self.slots.len() - expired
+    }
+
+    /// Whether there is no live entry.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// assert!(cache.is_empty());
+    /// cache.put("a", 1);
+    /// assert!(!cache.is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        // The last entry to expire is alive exactly when any entry is.
+        let newest = if self.ttl.is_some() { self.expiry.tail } else { self.recency.head };
+        newest == NIL || !self.is_live(newest, self.now())
+    }
+
+    /// The most entries the cache holds.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// assert_eq!(cache::Cache::<u8, u8>::new(3).capacity(), 3);
+    /// ```
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Sets the capacity, evicting least recently used entries while more than `capacity` are
+    /// live. Shrinking also gives memory back.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(3);
+    /// cache.put("a", 1);
+    /// cache.put("b", 2);
+    /// cache.resize(1);
+    /// assert_eq!(cache.peek(&"a"), None);
+    /// assert_eq!(cache.peek(&"b"), Some(&2));
+    /// ```
+    pub fn resize(&mut self, capacity: usize) {
+        self.capacity = capacity;
+        self.purge(self.now());
+        let limit = self.limit();
+        while self.slots.len() > limit {
+            self.remove_slot(self.recency.tail);
+            self.stats.evictions += 1;
+        }
+        if limit < self.slots.capacity() {
+            self.slots.shrink_to(limit);
+            self.timers.shrink_to(limit);
+            let (slots, hasher) = (&self.slots, &self.hasher);
+            self.index.shrink_to(limit, |&i| hasher.hash_one(&slots[i as usize].key));
+        }
+    }
+
+    /// Removes every entry. The stats are kept.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(3);
+    /// cache.put("a", 1);
+    /// cache.clear();
+    /// assert!(cache.is_empty());
+    /// ```
+    pub fn clear(&mut self) {
+        self.index.clear();
+        self.slots.clear();
+        self.timers.clear();
+        self.recency = List::EMPTY;
+        self.expiry = List::EMPTY;
+    }
+
+    /// Keeps only the live entries for which `keep` returns true, in their order.
+    ///
+    /// `keep` sees each live entry once, most recently used first, and may change its value.
+    /// If `keep` panics, the entries already removed stay removed and the cache stays usable.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(4);
+    /// for n in 1..=4 {
+    ///     cache.put(n, n * 10);
+    /// }
+    /// cache.retain(|&k, _| k % 2 == 0);
+    /// assert_eq!(cache.iter().collect::<Vec<_>>(), [(&4, &40), (&2, &20)]);
+    /// ```
+    pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
+        self.purge(self.now());
+        let mut i = self.recency.head;
+        while i != NIL {
+            let slot = &mut self.slots[i as usize];
+            let next = slot.recency.next;
+            // Nothing is half-changed while `keep` runs, so a panic in it leaves a sound cache.
+            if keep(&slot.key, &mut slot.value) {
+                i = next;
+            } else {
+                let last = (self.slots.len() - 1) as u32;
+                self.remove_slot(i);
+                // Removing moved the last slot into `i`; if that was `next`, follow it there.
+                i = if next == last { i } else { next };
+            }
+        }
+    }
+
+    /// The live entries, most recently used first, leaving the order alone.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(3);
+    /// cache.put("a", 1);
+    /// cache.put("b", 2);
+    /// cache.get(&"a");
+    /// assert_eq!(cache.iter().collect::<Vec<_>>(), [(&"a", &1), (&"b", &2)]);
+    /// ```
+    pub fn iter(&self) -> Iter<'_, K, V> {
+        Iter::new(&self.slots, &self.timers, self.recency.head, self.now())
+    }
+
+    /// How many `get` and `get_mut` calls hit and missed, and how many live entries were evicted
+    /// to make room.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(1);
+    /// cache.put("a", 1);
+    /// cache.get(&"a");
+    /// cache.get(&"b");
+    /// cache.put("b", 2);
+    /// let stats = cache.stats();
+    /// assert_eq!((stats.hits, stats.misses, stats.evictions), (1, 1, 1));
+    /// ```
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    // ---- internals ----
+
+    /// The time, when it matters: only a cache with a ttl reads its clock.
+    #[inline]
+    fn now(&self) -> u64 {
+        if self.ttl.is_some() { self.clock.now() } else { 0 }
+    }
+
+    /// How many entries may be stored: the capacity, within what `u32` indices can address.
+    #[inline]
+    fn limit(&self) -> usize {
+        self.capacity.min(MAX_LEN)
+    }
+
+    #[inline]
+    pub(crate) fn is_live(&self, i: u32, now: u64) -> bool {
+        // Without a ttl there are no timers and every entry is live.
+        self.timers.get(i as usize).is_none_or(|t| now < t.deadline)
+    }
+
+    #[inline]
+    fn find<Q>(&self, hash: u64, key: &Q) -> Option<u32>
+    where
+        K: Borrow<Q>,
+        Q: Eq + ?Sized,
+    {
+        self.index.find(hash, |&i| self.slots[i as usize].key.borrow() == key).copied()
+    }
+
+    /// Drops every entry that has expired by `now`. Expired entries are a prefix of the expiry
+    /// list, so this costs one comparison plus one removal per expired entry.
+    #[inline]
+    fn purge(&mut self, now: u64) {
+        while self.expiry.head != NIL && !self.is_live(self.expiry.head, now) {
+            self.remove_slot(self.expiry.head);
+        }
+    }
+
+    /// Cleans up, then finds a live `key`, counts a hit or a miss, and makes it the most
+    /// recently used.
+    #[inline]
+    fn touch<Q>(&mut self, key: &Q) -> Option<u32>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        self.purge(self.now());
+        // After the purge every stored entry is live: no deadline to check here.
+        let Some(i) = self.find(self.hasher.hash_one(key), key) else {
+            self.stats.misses += 1;
+            return None;
+        };
+        self.stats.hits += 1;
+        self.recency.move_to_front(&mut self.slots, i);
+        Some(i)
+    }
+
+    /// The one write path behind `put` and `push`.
+    fn write(&mut self, key: K, value: V) -> Write<K, V> {
+        let now = self.now();
+        self.purge(now);
+        // Hash before changing anything, so that a panicking `Hash` leaves the cache as it was.
+        let hash = self.hasher.hash_one(&key);
+        if let Some(i) = self.find(hash, &key) {
+            let slot = &mut self.slots[i as usize];
+            let old = (mem::replace(&mut slot.key, key), mem::replace(&mut slot.value, value));
+            self.recency.move_to_front(&mut self.slots, i);
+            self.restart_timer(i, now);
+            return Write::Replaced(old.0, old.1);
+        }
+        let limit = self.limit();
+        if limit == 0 {
+            return Write::Refused(key, value);
+        }
+        if self.ttl.is_some_and(|ttl| now.saturating_add(ttl) <= now) {
+            // Already expired (ttl 0, or time at u64::MAX): the purge left nothing live to evict.
+            return Write::DeadOnArrival;
+        }
+        if self.slots.len() < limit {
+            self.insert(hash, key, value, now);
+            return Write::Stored;
+        }
+        // Full of live entries: the least recently used slot takes the new entry in place.
+        let lru = self.recency.tail;
+        self.unindex(lru);
+        let slot = &mut self.slots[lru as usize];
+        let old = (mem::replace(&mut slot.key, key), mem::replace(&mut slot.value, value));
+        let (slots, hasher) = (&self.slots, &self.hasher);
+        self.index.insert_unique(hash, lru, |&i| hasher.hash_one(&slots[i as usize].key));
+        self.recency.move_to_front(&mut self.slots, lru);
+        self.restart_timer(lru, now);
+        self.stats.evictions += 1;
+        Write::Evicted(old.0, old.1)
+    }
+
+    /// Stores a new entry in a new slot; there is room.
+    fn insert(&mut self, hash: u64, key: K, value: V, now: u64) {
+        let i = self.slots.len() as u32;
+        // Reserve first: if rehashing calls a panicking `Hash`, nothing has changed yet.
+        let (slots, hasher) = (&self.slots, &self.hasher);
+        self.index.reserve(1, |&j| hasher.hash_one(&slots[j as usize].key));
+        if self.slots.len() == self.slots.capacity() {
+            // Grow by doubling, but never past the capacity: a full cache wastes no slots.
+            let len = self.slots.len();
+            let grow = len.max(4).min(self.limit() - len);
+            self.slots.reserve_exact(grow);
+            if self.ttl.is_some() {
+                self.timers.reserve_exact(grow);
+            }
+        }
+        self.slots.push(Slot { key, value, recency: Links::DETACHED });
+        let (slots, hasher) = (&self.slots, &self.hasher);
+        self.index.insert_unique(hash, i, |&j| hasher.hash_one(&slots[j as usize].key));
+        self.recency.push_front(&mut self.slots, i);
+        if let Some(ttl) = self.ttl {
+            let deadline = self.deadline(now, ttl);
+            self.timers.push(Timer { deadline, expiry: Links::DETACHED });
+            self.expiry.push_back(&mut self.timers, i);
+        }
+    }
+
+    /// A write's deadline. Clamped to the newest one so that the expiry list stays sorted even
+    /// if the clock goes backwards (which entries are live is then unspecified, not unsafe).
+    #[inline]
+    fn deadline(&self, now: u64, ttl: u64) -> u64 {
+        let newest = self.timers.get(self.expiry.tail as usize).map_or(0, |t| t.deadline);
+        now.saturating_add(ttl).max(newest)
+    }
+
+    /// An overwritten slot expires last: move it to the back of the expiry list.
+    #[inline]
+    fn restart_timer(&mut self, i: u32, now: u64) {
+        if let Some(ttl) = self.ttl {
+            let deadline = self.deadline(now, ttl);
+            self.timers[i as usize].deadline = deadline;
+            self.expiry.move_to_back(&mut self.timers, i);
+        }
+    }
+
+    /// Removes slot `i`'s entry from the index, found by identity: no user `Eq` runs.
+    fn unindex(&mut self, i: u32) {
+        let hash = self.hasher.hash_one(&self.slots[i as usize].key);
+        if let Ok(entry) = self.index.find_entry(hash, |&j| j == i) {
+            entry.remove();
+        }
+    }
+
+    /// Removes slot `i` entirely and returns its entry.
+    fn remove_slot(&mut self, i: u32) -> (K, V) {
+        self.unindex(i);
+        self.take_slot(i)
+    }
+
+    /// Takes the already unindexed slot `i` out of both lists and out of the slot vector,
+    /// moving the last slot into the hole.
+    fn take_slot(&mut self, i: u32) -> (K, V) {
+        self.recency.unlink(&mut self.slots, i);
+        let ttl = self.ttl.is_some();
+        if ttl {
+            self.expiry.unlink(&mut self.timers, i);
+        }
+        let last = (self.slots.len() - 1) as u32;
+        let slot = self.slots.swap_remove(i as usize);
+        if ttl {
+            self.timers.swap_remove(i as usize);
+        }
+        if i != last {
+            self.recency.relocate(&mut self.slots, i);
+            if ttl {
+                self.expiry.relocate(&mut self.timers, i);
+            }
+            let hash = self.hasher.hash_one(&self.slots[i as usize].key);
+            if let Some(moved) = self.index.find_mut(hash, |&j| j == last) {
+                *moved = i;
+            }
+        }
+        (slot.key, slot.value)
+    }
+}
+
+impl<K, V, C, S> fmt::Debug for Cache<K, V, C, S>
+where
+    K: Hash + Eq + fmt::Debug,
+    V: fmt::Debug,
+    C: Clock,
+    S: BuildHasher,
+{
+    /// The live entries as a map, most recently used first.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<'a, K: Hash + Eq, V, C: Clock, S: BuildHasher> IntoIterator for &'a Cache<K, V, C, S> {
+    type Item = (&'a K, &'a V);
+    type IntoIter = Iter<'a, K, V>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<K: Clone, V: Clone, C: Clock + Clone, S: Clone> Clone for Cache<K, V, C, S> {
+    fn clone(&self) -> Self {
+        Self {
+            slots: self.slots.clone(),
+            timers: self.timers.clone(),
+            index: self.index.clone(),
+            recency: self.recency,
+            expiry: self.expiry,
+            capacity: self.capacity,
+            ttl: self.ttl,
+            clock: self.clock.clone(),
+            hasher: self.hasher.clone(),
+            stats: self.stats,
+        }
+    }
+}

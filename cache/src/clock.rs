@@ -1,0 +1,174 @@
+//! Where the cache's notion of time comes from.
+//!
+//! The cache never reads the system clock itself: it asks its [`Clock`], so tests and fuzzers
+//! can drive time by hand with a [`ManualClock`] and production code gets [`SystemClock`].
+
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// A monotonic source of time, in ticks.
+///
+/// The cache compares ticks only with each other and with its time-to-live, so a tick can be
+/// any unit (nanoseconds for [`SystemClock`], whatever a test likes for [`ManualClock`]).
+///
+/// A clock must never go backwards. If one does, the cache stays memory-safe and never panics,
+/// but which entries are live is unspecified.
+///
+/// # Example
+///
+/// ```
+/// use cache::Clock;
+///
+/// /// A clock that counts how often it was read: every read is a tick.
+/// struct Ticker(std::cell::Cell<u64>);
+///
+/// impl Clock for Ticker {
+///     fn now(&self) -> u64 {
+///         self.0.set(self.0.get() + 1);
+///         self.0.get()
+///     }
+/// }
+///
+/// let clock = Ticker(Default::default());
+/// assert!(clock.now() < clock.now());
+/// ```
+pub trait Clock {
+    /// The current time, in ticks.
+    fn now(&self) -> u64;
+}
+
+/// The default clock: nanoseconds since the first time any `SystemClock` was read, from
+/// [`std::time::Instant`].
+///
+/// # Example
+///
+/// ```
+/// use cache::{Clock, SystemClock};
+///
+/// let before = SystemClock.now();
+/// assert!(SystemClock.now() >= before);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    // The one place in the crate allowed to read the wall clock (see clippy.toml).
+    #[allow(clippy::disallowed_methods)]
+    #[inline]
+    fn now(&self) -> u64 {
+        static EPOCH: OnceLock<Instant> = OnceLock::new();
+        let epoch = *EPOCH.get_or_init(Instant::now);
+        // u64 nanoseconds last 584 years; saturate rather than wrap beyond that.
+        u64::try_from(epoch.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+}
+
+/// A clock that moves only when told to; clones share one time.
+///
+/// Made for tests and fuzzing, and for applications that keep a coarse time of their own (a
+/// timer thread can [`set`](ManualClock::set) it: it is `Send + Sync`).
+///
+/// # Example
+///
+/// ```
+/// use cache::{Clock, ManualClock};
+///
+/// let clock = ManualClock::new(10);
+/// let shared = clock.clone();
+/// clock.advance(5);
+/// assert_eq!(shared.now(), 15);
+/// shared.set(100);
+/// assert_eq!(clock.now(), 100);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct ManualClock {
+    now: Arc<AtomicU64>,
+}
+
+impl ManualClock {
+    /// A clock that reads `start` until it is moved.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use cache::{Clock, ManualClock};
+    ///
+    /// assert_eq!(ManualClock::new(7).now(), 7);
+    /// ```
+    #[must_use]
+    pub fn new(start: u64) -> Self {
+        Self { now: Arc::new(AtomicU64::new(start)) }
+    }
+
+    /// Moves time forward by `ticks`, saturating at `u64::MAX`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use cache::{Clock, ManualClock};
+    ///
+    /// let clock = ManualClock::new(u64::MAX - 1);
+    /// clock.advance(5);
+    /// assert_eq!(clock.now(), u64::MAX);
+    /// ```
+    pub fn advance(&self, ticks: u64) {
+        // `fetch_add` would wrap around to the distant past; a saturating update cannot.
+        let _ = self
+            .now
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |now| Some(now.saturating_add(ticks)));
+    }
+
+    /// Sets the time to `now`. Setting it backwards breaks the promise of a monotonic clock:
+    /// the cache stays safe, but which entries are live is then unspecified.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use cache::{Clock, ManualClock};
+    ///
+    /// let clock = ManualClock::new(0);
+    /// clock.set(42);
+    /// assert_eq!(clock.now(), 42);
+    /// ```
+    pub fn set(&self, now: u64) {
+        self.now.store(now, Ordering::Relaxed);
+    }
+}
+
+impl Clock for ManualClock {
+    #[inline]
+    fn now(&self) -> u64 {
+        self.now.load(Ordering::Relaxed)
+    }
+}
+
+impl<C: Clock + ?Sized> Clock for &C {
+    #[inline]
+    fn now(&self) -> u64 {
+        (**self).now()
+    }
+}
+
+impl<C: Clock + ?Sized> Clock for Box<C> {
+    #[inline]
+    fn now(&self) -> u64 {
+        (**self).now()
+    }
+}
+
+impl<C: Clock + ?Sized> Clock for Rc<C> {
+    #[inline]
+    fn now(&self) -> u64 {
+        (**self).now()
+    }
+}
+
+impl<C: Clock + ?Sized> Clock for Arc<C> {
+    #[inline]
+    fn now(&self) -> u64 {
+        (**self).now()
+    }
+}

@@ -1,0 +1,105 @@
+/*!
+A fast, safe least-recently-used cache with an optional time-to-live and an injected clock.
+
+[`Cache`] holds at most `capacity` entries. When a new key arrives and the cache is full, the
+least recently used entry makes room. With a time-to-live (ttl), every entry also vanishes a
+fixed time after it was last written. Time comes from a [`Clock`] you choose: [`SystemClock`]
+by default, or a [`ManualClock`] that tests move by hand.
+
+# When to use it
+
+Use it when you want the `lru` crate's API with expiry, faster and leaner than the usual LRU
+crates, and without `unsafe` code. It is a single-threaded structure (`&mut self` for every
+change); wrap it in a `Mutex`, or shard it, to share it between threads.
+
+# Example
+
+```
+use cache::{Cache, ManualClock};
+
+let clock = ManualClock::new(0);
+let mut cache = Cache::with_clock(2, Some(10), clock.clone());
+
+cache.put("a", 1);
+cache.put("b", 2);
+assert_eq!(cache.get(&"a"), Some(&1)); // "a" is now the most recently used
+cache.put("c", 3); // full: "b", the least recently used, makes room
+assert!(!cache.contains(&"b"));
+
+clock.advance(10); // "a" and "c" were written at 0: at 10 they are gone
+assert_eq!(cache.get(&"a"), None);
+assert!(cache.is_empty());
+```
+
+# The contract
+
+* **Time.** Time is whatever the clock says, in ticks; it never goes backwards. An entry
+  written at `w` is live while `now < w + ttl` (saturating) and gone from the deadline on: at
+  exactly `w + ttl` it is already expired. A ttl of 0 means an entry is never seen. `put` and
+  `push` set the write time, for new keys and overwrites alike; reads never move a deadline.
+* **Only live entries are observable.** Every method behaves as if each entry vanished at its
+  deadline: lookups miss, `len` does not count it, `iter`, `peek_lru`, `pop_lru` and `retain`
+  never show it, and `put` on its key returns `None`.
+* **Recency.** Writing an entry, or reading it with `get` or `get_mut`, makes it the most
+  recently used. `peek`, `contains`, `iter`, `len`, `peek_lru`, `retain` and misses leave the
+  order alone.
+* **Capacity.** A new key in a cache with `capacity` live entries evicts the least recently
+  used one. An overwrite evicts nothing. An expired entry never causes a live one to be evicted.
+  Capacity 0 is allowed and stores nothing. The cache never holds more than `capacity` entries,
+  live or expired, so memory stays bounded whatever the clock does.
+* **Ownership.** Every key and value given to the cache is either handed back (by `put`,
+  `push`, `remove`, `pop_lru`) or dropped by the cache exactly once, at the latest when the
+  cache is dropped.
+* **Robustness.** No method panics, for any capacity, ttl or clock value, unless a user
+  callback (`Hash`, `Eq`, the `retain` closure) does; the cache is then still sound, with its
+  invariants intact, as long as `Hash` and `Eq` give the same answers they gave before.
+* **Statistics.** [`Cache::stats`] counts `get`/`get_mut` hits and misses, and the live
+  entries evicted to make room by `put`, `push` and `resize`.
+
+# Design
+
+The layout follows the fastest peers (schnellru keeps entries in one table linked by `u32`
+indices) while staying in safe Rust:
+
+* **Slots.** Entries live in one densely packed `Vec`: key, value and the `u32` links of the
+  recency list, 24 bytes for `u64` keys and values. Removing an entry moves the last slot into
+  its place, so there are no holes, no free list and no `Option` tags. The vector grows by
+  doubling but never past the capacity, and nothing is allocated before the first entry.
+* **Index.** A `hashbrown::HashTable<u32>` maps a key's hash to its slot: 4 bytes per bucket
+  plus hashbrown's control byte, instead of a copy of the key.
+* **Expiry.** With a ttl, a parallel `Vec` holds each slot's deadline and the links of a
+  second list in write order. With one ttl and a monotonic clock, write order is deadline
+  order, so the expired entries are always a prefix of that list: every `&mut` call drops that
+  prefix first (amortised O(1)), after which every stored entry is live and lookups need no
+  deadline check. A cache without a ttl never reads its clock and stores no deadlines.
+* **In-place eviction.** A new key in a full cache reuses the least recently used slot: one
+  index removal, one insertion, no allocation.
+
+Every single-key operation is O(1) (amortised where expired entries are dropped); `len` only
+skips entries that expired since the last `&mut` call; `iter` and `retain` are linear.
+
+# Limits
+
+Slot indices are `u32`, so a cache stores at most `u32::MAX - 1` entries: a larger capacity is
+accepted and behaves as that many.
+
+# Lints
+
+`unsafe` code is forbidden, and every public item is documented. The crate reads the system
+clock in one place, [`SystemClock::now`]; clippy's `disallowed-methods` keeps it that way.
+*/
+
+// Safety is the product: no `unsafe`, here or in any future change.
+#![forbid(unsafe_code)]
+// All APIs need docs!
+#![deny(missing_docs)]
+
+mod cache;
+mod clock;
+mod invariants;
+mod iter;
+mod list;
+
+pub use crate::cache::{Cache, DefaultHashBuilder, Stats};
+pub use crate::clock::{Clock, ManualClock, SystemClock};
+pub use crate::iter::Iter;

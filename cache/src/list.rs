@@ -1,0 +1,144 @@
+//! Doubly linked lists threaded through a slice by `u32` indices.
+//!
+//! The cache keeps two such lists over its slots: recency (most recently used first) and expiry
+//! (first to expire first). Indices instead of pointers keep the code safe, halve the link size
+//! on 64-bit targets, and let a slot move in memory with one [`List::relocate`].
+
+/// The index that means "no node".
+pub(crate) const NIL: u32 = u32::MAX;
+
+/// A node's neighbours in one list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Links {
+    pub(crate) prev: u32,
+    pub(crate) next: u32,
+}
+
+impl Links {
+    /// The links of a node that is in no list yet.
+    pub(crate) const DETACHED: Links = Links { prev: NIL, next: NIL };
+}
+
+/// Something that carries the links of one list.
+pub(crate) trait Node {
+    fn links(&self) -> &Links;
+    fn links_mut(&mut self) -> &mut Links;
+}
+
+/// The two ends of a list; the nodes themselves live in a slice the caller owns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct List {
+    pub(crate) head: u32,
+    pub(crate) tail: u32,
+}
+
+#[inline]
+fn at<N: Node>(nodes: &mut [N], i: u32) -> &mut Links {
+    nodes[i as usize].links_mut()
+}
+
+impl List {
+    pub(crate) const EMPTY: List = List { head: NIL, tail: NIL };
+
+    /// Links the detached node `i` in at the head.
+    #[inline]
+    pub(crate) fn push_front<N: Node>(&mut self, nodes: &mut [N], i: u32) {
+        let old = self.head;
+        *at(nodes, i) = Links { prev: NIL, next: old };
+        if old == NIL {
+            self.tail = i;
+        } else {
+            at(nodes, old).prev = i;
+        }
+        self.head = i;
+    }
+
+    /// Links the detached node `i` in at the tail.
+    #[inline]
+    pub(crate) fn push_back<N: Node>(&mut self, nodes: &mut [N], i: u32) {
+        let old = self.tail;
+        *at(nodes, i) = Links { prev: old, next: NIL };
+        if old == NIL {
+            self.head = i;
+        } else {
+            at(nodes, old).next = i;
+        }
+        self.tail = i;
+    }
+
+    /// Takes node `i` out of the list; its own links are left stale.
+    #[inline]
+    pub(crate) fn unlink<N: Node>(&mut self, nodes: &mut [N], i: u32) {
+        let Links { prev, next } = *at(nodes, i);
+        if prev == NIL {
+            self.head = next;
+        } else {
+            at(nodes, prev).next = next;
+        }
+        if next == NIL {
+            self.tail = prev;
+        } else {
+            at(nodes, next).prev = prev;
+        }
+    }
+
+    #[inline]
+    pub(crate) fn move_to_front<N: Node>(&mut self, nodes: &mut [N], i: u32) {
+        // The hottest keys are read again and again while already at the front.
+        if self.head != i {
+            self.unlink(nodes, i);
+            self.push_front(nodes, i);
+        }
+    }
+
+    #[inline]
+    pub(crate) fn move_to_back<N: Node>(&mut self, nodes: &mut [N], i: u32) {
+        if self.tail != i {
+            self.unlink(nodes, i);
+            self.push_back(nodes, i);
+        }
+    }
+
+    /// Points the neighbours of the node now stored at `to` (moved there from another index by
+    /// `swap_remove`) at its new index.
+    #[inline]
+    pub(crate) fn relocate<N: Node>(&mut self, nodes: &mut [N], to: u32) {
+        let Links { prev, next } = *at(nodes, to);
+        if prev == NIL {
+            self.head = to;
+        } else {
+            at(nodes, prev).next = to;
+        }
+        if next == NIL {
+            self.tail = to;
+        } else {
+            at(nodes, next).prev = to;
+        }
+    }
+
+    /// Walks the list from the head, checking every back link, and returns the indices in order,
+    /// or what is broken: a bad back link, an index out of range, a cycle, a wrong tail.
+    pub(crate) fn walk<N: Node>(self, nodes: &[N]) -> Result<Vec<u32>, String> {
+        let mut order = Vec::with_capacity(nodes.len());
+        let mut prev = NIL;
+        let mut i = self.head;
+        while i != NIL {
+            let Some(node) = nodes.get(i as usize) else {
+                return Err(format!("link to slot {i} of {}", nodes.len()));
+            };
+            if node.links().prev != prev {
+                return Err(format!("slot {i} links back to {} instead of {prev}", node.links().prev));
+            }
+            if order.len() == nodes.len() {
+                return Err("cycle".to_owned());
+            }
+            order.push(i);
+            prev = i;
+            i = node.links().next;
+        }
+        if self.tail != prev {
+            return Err(format!("tail is {} but the walk ends at {prev}", self.tail));
+        }
+        Ok(order)
+    }
+}

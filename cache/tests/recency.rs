@@ -1,0 +1,253 @@
+//! Contract, "Recency and capacity": one test per clause, including the three classic bugs of
+//! model-based testing (get must refresh recency, overwrite at capacity evicts nothing, a
+//! removed key leaves no ghost).
+
+use cache::{Cache, ManualClock, Stats};
+
+fn keys<K: Copy + std::hash::Hash + Eq, V>(cache: &Cache<K, V, ManualClock>) -> Vec<K> {
+    cache.iter().map(|(k, _)| *k).collect()
+}
+
+fn lru(capacity: usize) -> Cache<char, u32, ManualClock> {
+    Cache::with_clock(capacity, None, ManualClock::new(0))
+}
+
+#[test]
+fn get_refreshes_recency() {
+    let mut cache = lru(3);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    cache.put('c', 3);
+    cache.get(&'a');
+    cache.put('d', 4);
+    assert_eq!(keys(&cache), ['d', 'a', 'c'], "b was the least recently used");
+}
+
+#[test]
+fn get_mut_refreshes_recency() {
+    let mut cache = lru(2);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    *cache.get_mut(&'a').unwrap() = 10;
+    cache.put('c', 3);
+    assert_eq!(cache.iter().collect::<Vec<_>>(), [(&'c', &3), (&'a', &10)]);
+}
+
+#[test]
+fn peek_contains_iter_len_peek_lru_retain_and_misses_leave_the_order_alone() {
+    let mut cache = lru(3);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    cache.put('c', 3);
+    cache.peek(&'a');
+    cache.contains(&'a');
+    let _ = cache.iter().count();
+    let _ = cache.len();
+    let _ = cache.peek_lru();
+    cache.retain(|_, _| true);
+    cache.get(&'z');
+    cache.get_mut(&'z');
+    assert_eq!(keys(&cache), ['c', 'b', 'a']);
+}
+
+#[test]
+fn overwrite_at_capacity_evicts_nothing() {
+    let mut cache = lru(2);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    assert_eq!(cache.put('a', 3), Some(1));
+    assert_eq!(keys(&cache), ['a', 'b']);
+    assert_eq!(cache.stats().evictions, 0);
+}
+
+#[test]
+fn new_key_at_capacity_evicts_the_least_recently_used() {
+    let mut cache = lru(2);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    assert_eq!(cache.put('c', 3), None);
+    assert_eq!(keys(&cache), ['c', 'b']);
+}
+
+#[test]
+fn a_removed_key_leaves_no_ghost() {
+    let mut cache = lru(2);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    assert_eq!(cache.remove(&'a'), Some(1));
+    cache.put('c', 3); // room for c: nothing may be evicted
+    assert_eq!(keys(&cache), ['c', 'b']);
+    cache.put('d', 4); // now b is the least recently used, not a ghost of a
+    assert_eq!(keys(&cache), ['d', 'c']);
+}
+
+#[test]
+fn an_expired_entry_never_causes_a_live_one_to_be_evicted() {
+    let clock = ManualClock::new(0);
+    let mut cache = Cache::with_clock(2, Some(10), clock.clone());
+    cache.put('a', 1);
+    clock.advance(5);
+    cache.put('b', 2);
+    cache.get(&'a'); // a is most recently used, but expires first
+    clock.advance(5);
+    cache.put('c', 3);
+    assert_eq!(keys(&cache), ['c', 'b']);
+    assert_eq!(cache.stats().evictions, 0);
+}
+
+#[test]
+fn capacity_zero_stores_nothing() {
+    let mut cache = lru(0);
+    assert_eq!(cache.put('a', 1), None);
+    assert_eq!(cache.push('a', 2), Some(('a', 2)));
+    assert_eq!(cache.len(), 0);
+    assert_eq!(cache.get(&'a'), None);
+    assert_eq!(cache.pop_lru(), None);
+    assert_eq!(cache.check_invariants(), Ok(()));
+}
+
+#[test]
+fn capacity_one_keeps_the_last_write() {
+    let mut cache = lru(1);
+    cache.put('a', 1);
+    assert_eq!(cache.push('b', 2), Some(('a', 1)));
+    assert_eq!(cache.put('b', 3), Some(2));
+    assert_eq!(keys(&cache), ['b']);
+}
+
+#[test]
+fn push_returns_the_entry_that_left() {
+    let mut cache = lru(2);
+    assert_eq!(cache.push('a', 1), None);
+    assert_eq!(cache.push('b', 2), None);
+    assert_eq!(cache.push('a', 3), Some(('a', 1)), "overwrite: the old pair");
+    assert_eq!(cache.push('c', 4), Some(('b', 2)), "eviction: the LRU pair");
+}
+
+#[test]
+fn push_drops_expired_entries_instead_of_returning_them() {
+    let clock = ManualClock::new(0);
+    let mut cache = Cache::with_clock(1, Some(10), clock.clone());
+    cache.push('a', 1);
+    clock.advance(10);
+    assert_eq!(cache.push('b', 2), None);
+}
+
+#[test]
+fn remove_returns_the_live_value_and_forgets_the_key() {
+    let mut cache = lru(2);
+    cache.put('a', 1);
+    assert_eq!(cache.remove(&'a'), Some(1));
+    assert!(!cache.contains(&'a'));
+    assert_eq!(cache.remove(&'a'), None);
+    assert_eq!(cache.len(), 0);
+}
+
+#[test]
+fn peek_lru_shows_and_pop_lru_takes_the_least_recently_used() {
+    let mut cache = lru(3);
+    assert_eq!(cache.peek_lru(), None);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    assert_eq!(cache.peek_lru(), Some((&'a', &1)));
+    assert_eq!(cache.pop_lru(), Some(('a', 1)));
+    assert_eq!(cache.pop_lru(), Some(('b', 2)));
+    assert_eq!(cache.pop_lru(), None);
+}
+
+#[test]
+fn resize_evicts_the_least_recently_used_while_over_capacity() {
+    let mut cache = lru(4);
+    for (v, k) in ['a', 'b', 'c', 'd'].into_iter().enumerate() {
+        cache.put(k, u32::try_from(v).unwrap());
+    }
+    cache.resize(2);
+    assert_eq!(keys(&cache), ['d', 'c']);
+    assert_eq!(cache.capacity(), 2);
+    assert_eq!(cache.stats().evictions, 2);
+    cache.resize(5);
+    cache.put('e', 9);
+    assert_eq!(keys(&cache), ['e', 'd', 'c']);
+    cache.resize(0);
+    assert!(cache.is_empty());
+    assert_eq!(cache.put('f', 1), None);
+    assert!(cache.is_empty());
+}
+
+#[test]
+fn clear_removes_everything() {
+    let mut cache = lru(3);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    cache.clear();
+    assert!(cache.is_empty());
+    assert_eq!(cache.peek_lru(), None);
+    cache.put('c', 3);
+    assert_eq!(keys(&cache), ['c']);
+    assert_eq!(cache.check_invariants(), Ok(()));
+}
+
+#[test]
+fn retain_removes_what_the_predicate_rejects_and_keeps_the_order() {
+    let mut cache = lru(6);
+    for (v, k) in "abcdef".chars().enumerate() {
+        cache.put(k, u32::try_from(v).unwrap());
+    }
+    cache.retain(|_, v| {
+        *v *= 10;
+        *v % 20 == 0
+    });
+    assert_eq!(cache.iter().collect::<Vec<_>>(), [(&'e', &40), (&'c', &20), (&'a', &0)]);
+    assert_eq!(cache.check_invariants(), Ok(()));
+}
+
+#[test]
+fn iter_goes_from_most_to_least_recently_used() {
+    let mut cache = lru(3);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    cache.put('c', 3);
+    cache.get(&'b');
+    assert_eq!(keys(&cache), ['b', 'c', 'a']);
+    assert_eq!((&cache).into_iter().count(), 3);
+}
+
+#[test]
+fn stats_count_only_get_hits_misses_and_evictions_to_make_room() {
+    let mut cache = lru(2);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    cache.get(&'a');
+    cache.get_mut(&'b');
+    cache.get(&'x');
+    cache.get_mut(&'y');
+    cache.put('c', 3); // evicts a
+    cache.push('d', 4); // evicts b
+    assert_eq!(cache.stats(), Stats { hits: 2, misses: 2, evictions: 2 });
+    // None of these count.
+    cache.peek(&'c');
+    cache.contains(&'x');
+    cache.remove(&'c');
+    cache.pop_lru();
+    cache.put('e', 5);
+    cache.retain(|_, _| false);
+    cache.clear();
+    assert_eq!(cache.stats(), Stats { hits: 2, misses: 2, evictions: 2 });
+}
+
+#[test]
+fn get_and_lookups_work_through_borrowed_keys() {
+    let mut cache = Cache::with_clock(2, None, ManualClock::new(0));
+    cache.put(String::from("key"), 1);
+    assert_eq!(cache.get("key"), Some(&1));
+    assert!(cache.contains("key"));
+    assert_eq!(cache.remove("key"), Some(1));
+}
+
+#[test]
+fn debug_prints_the_live_entries_most_recent_first() {
+    let mut cache = lru(2);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    assert_eq!(format!("{cache:?}"), "{'b': 2, 'a': 1}");
+}

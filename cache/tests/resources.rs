@@ -1,0 +1,182 @@
+//! Contract, "Resources": bounded memory, every value dropped exactly once, no panics for any
+//! capacity, ttl or clock value, and a sound cache after a user callback panics.
+
+mod support;
+
+use std::hash::{Hash, Hasher};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use cache::{Cache, ManualClock};
+use support::{DropLog, Rng};
+
+#[test]
+fn every_value_is_dropped_exactly_once() {
+    let log = DropLog::default();
+    let clock = ManualClock::new(0);
+    let mut rng = Rng::seeded();
+    for ttl in [None, Some(0), Some(3), Some(40)] {
+        let mut cache = Cache::with_clock(4, ttl, clock.clone());
+        for _ in 0..5_000 {
+            let key = rng.below(8);
+            match rng.below(12) {
+                0..=3 => drop(cache.put(key, log.value())),
+                4 => drop(cache.push(key, log.value())),
+                5 => drop(cache.remove(&key)),
+                6 => drop(cache.pop_lru()),
+                7 => cache.retain(|k, _| k % 3 != 0),
+                8 => cache.resize(rng.below(6) as usize),
+                9 => clock.advance(rng.below(8)),
+                10 => drop(cache.get(&key)),
+                _ => cache.clear(),
+            }
+            assert!(log.alive() <= cache.capacity(), "more values held than the capacity");
+            assert_eq!(cache.check_invariants(), Ok(()));
+        }
+    }
+    log.assert_all_dropped_once();
+}
+
+#[test]
+fn evicted_and_overwritten_values_are_dropped_at_once() {
+    let log = DropLog::default();
+    let mut cache = Cache::with_clock(1, None, ManualClock::new(0));
+    cache.put(1, log.value());
+    cache.put(1, log.value()); // the old value comes back from put and is dropped here
+    assert_eq!(log.drops(0), 1);
+    cache.put(2, log.value());
+    assert_eq!(log.drops(1), 1, "the evicted value is dropped by the cache");
+    assert_eq!(log.alive(), 1);
+}
+
+#[test]
+fn expired_values_are_dropped_by_the_next_mutation_and_never_exceed_capacity() {
+    let log = DropLog::default();
+    let clock = ManualClock::new(0);
+    let mut cache = Cache::with_clock(3, Some(5), clock.clone());
+    for k in 0..3 {
+        cache.put(k, log.value());
+    }
+    clock.advance(5);
+    assert_eq!(cache.len(), 0);
+    assert_eq!(log.alive(), 3, "still held, but within the capacity");
+    cache.get(&0);
+    assert_eq!(log.alive(), 0);
+}
+
+#[test]
+fn dropping_the_cache_drops_what_it_holds() {
+    let log = DropLog::default();
+    let clock = ManualClock::new(0);
+    let mut cache = Cache::with_clock(8, Some(5), clock.clone());
+    for k in 0..8 {
+        cache.put(k, log.value());
+    }
+    clock.advance(3);
+    drop(cache);
+    log.assert_all_dropped_once();
+}
+
+#[test]
+fn extreme_capacities_ttls_and_clocks_never_panic() {
+    for capacity in [0, 1, 2, usize::MAX] {
+        for ttl in [None, Some(0), Some(1), Some(u64::MAX - 1), Some(u64::MAX)] {
+            for start in [0, 1, u64::MAX - 1, u64::MAX] {
+                let clock = ManualClock::new(start);
+                let mut cache = Cache::with_clock(capacity, ttl, clock.clone());
+                for k in 0..4_u8 {
+                    cache.put(k, u64::from(k));
+                    cache.push(k + 1, 0);
+                    cache.get(&k);
+                    clock.advance(u64::MAX / 2);
+                    cache.get_mut(&(k + 1));
+                    let _ = (cache.peek(&k), cache.peek_lru(), cache.len(), cache.is_empty());
+                    cache.resize(capacity.saturating_sub(usize::from(k)));
+                }
+                cache.pop_lru();
+                cache.remove(&1);
+                assert_eq!(cache.check_invariants(), Ok(()));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_huge_capacity_is_cheap() {
+    let mut cache = Cache::new(usize::MAX);
+    cache.put(1, 1);
+    assert_eq!(cache.len(), 1);
+    assert_eq!(cache.capacity(), usize::MAX);
+}
+
+#[test]
+fn a_retain_closure_that_panics_half_way_leaves_a_usable_cache() {
+    let log = DropLog::default();
+    let mut cache = Cache::with_clock(8, Some(100), ManualClock::new(0));
+    for k in 0..8 {
+        cache.put(k, log.value());
+    }
+    let mut calls = 0;
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        cache.retain(|k, _| {
+            calls += 1;
+            assert!(calls < 5, "the closure gives up half-way");
+            k % 2 == 0
+        });
+    }));
+    assert!(result.is_err());
+    assert_eq!(cache.check_invariants(), Ok(()));
+    // The four entries visited before the panic were judged (7, 5 removed); the rest are kept.
+    assert_eq!(cache.iter().map(|(k, _)| *k).collect::<Vec<_>>(), [6, 4, 3, 2, 1, 0]);
+    cache.put(10, log.value());
+    assert_eq!(cache.len(), 7);
+    drop(cache);
+    log.assert_all_dropped_once();
+}
+
+/// A key whose `Hash` panics for one value.
+#[derive(PartialEq, Eq, Debug)]
+struct Touchy(u32);
+
+impl Hash for Touchy {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        assert!(self.0 != 13, "unlucky key");
+        self.0.hash(state);
+    }
+}
+
+#[test]
+fn a_panicking_hash_leaves_the_cache_as_it_was() {
+    let log = DropLog::default();
+    let mut cache = Cache::with_clock(2, Some(10), ManualClock::new(0));
+    cache.put(Touchy(1), log.value());
+    cache.put(Touchy(2), log.value());
+    for attempt in 0..3 {
+        let result = catch_unwind(AssertUnwindSafe(|| match attempt {
+            0 => drop(cache.put(Touchy(13), log.value())),
+            1 => drop(cache.get(&Touchy(13))),
+            _ => drop(cache.remove(&Touchy(13))),
+        }));
+        assert!(result.is_err());
+        assert_eq!(cache.check_invariants(), Ok(()));
+        assert_eq!(cache.len(), 2);
+    }
+    assert!(cache.contains(&Touchy(1)) && cache.contains(&Touchy(2)));
+    drop(cache);
+    log.assert_all_dropped_once();
+}
+
+#[test]
+fn a_cache_without_a_ttl_never_reads_its_clock() {
+    struct Forbidden;
+    impl cache::Clock for Forbidden {
+        fn now(&self) -> u64 {
+            panic!("a cache without a ttl read its clock")
+        }
+    }
+    let mut cache = Cache::with_clock(2, None, Forbidden);
+    cache.put(1, 1);
+    cache.get(&1);
+    let _ = (cache.len(), cache.is_empty(), cache.peek(&1), cache.iter().count(), cache.peek_lru());
+    cache.retain(|_, _| true);
+    cache.pop_lru();
+}
