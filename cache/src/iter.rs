@@ -30,7 +30,8 @@ impl<'a, K, V> Iterator for Iter<'a, K, V> {
     type Item = (&'a K, &'a V);
 
     fn next(&mut self) -> Option<Self::Item> {
-        while self.next != NIL {
+        // Counting down `unvisited` bounds the walk by the number of slots, whatever the links.
+        while self.next != NIL && self.unvisited > 0 {
             let i = self.next as usize;
             let slot = &self.slots[i];
             self.next = slot.recency.next;
