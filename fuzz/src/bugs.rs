@@ -1,0 +1,192 @@
+//! Planted bugs: deliberate mistakes in the cache, each a small edit of its source, that the
+//! harness must catch. A green fuzzer proves nothing; catching every one of these does.
+//!
+//! `scripts/hunt` plants each bug in a scratch copy of the repository and measures how the
+//! harness does. The edits name exact text of the cache's source, so a test checks that each one
+//! still applies after the cache changes.
+
+/// One planted bug.
+#[derive(Clone, Copy, Debug)]
+pub struct Bug {
+    /// A short name, used on the command line.
+    pub name: &'static str,
+    /// What goes wrong, in a sentence.
+    pub summary: &'static str,
+    /// The file the edits apply to, from the repository's root.
+    pub file: &'static str,
+    /// `(find, replace)` pairs; each `find` must occur exactly once in the file.
+    pub edits: &'static [(&'static str, &'static str)],
+}
+
+const CACHE: &str = "cache/src/cache.rs";
+
+/// Every planted bug.
+pub const BUGS: &[Bug] = &[
+    Bug {
+        name: "get-skips-refresh",
+        summary: "get does not make the entry the most recently used",
+        file: CACHE,
+        edits: &[(
+            "        self.stats.hits += 1;\n        self.recency.move_to_front(&mut self.slots, i);\n",
+            "        self.stats.hits += 1;\n",
+        )],
+    },
+    Bug {
+        name: "overwrite-at-capacity-evicts",
+        summary: "a put into a full cache evicts before looking for the key, even for an overwrite",
+        file: CACHE,
+        edits: &[(
+            "        if let Some(i) = self.find(hash, &key) {\n            let slot",
+            "        if self.limit() > 0 && self.slots.len() >= self.limit() {\n            self.remove_slot(self.recency.tail);\n            self.stats.evictions += 1;\n        }\n        if let Some(i) = self.find(hash, &key) {\n            let slot",
+        )],
+    },
+    Bug {
+        name: "removal-leaves-ghost",
+        summary: "removing an entry leaves a stale link to the moved slot (a ghost) in the recency list",
+        file: CACHE,
+        edits: &[("            self.recency.relocate(&mut self.slots, i);\n", "")],
+    },
+    Bug {
+        name: "deadline-inclusive",
+        summary: "an entry is still live exactly at its deadline (<= instead of <)",
+        file: CACHE,
+        edits: &[(".is_none_or(|t| now < t.deadline)", ".is_none_or(|t| now <= t.deadline)")],
+    },
+    Bug {
+        name: "overwrite-keeps-timer",
+        summary: "an overwrite does not restart the entry's timer",
+        file: CACHE,
+        edits: &[(
+            "            self.recency.move_to_front(&mut self.slots, i);\n            self.restart_timer(i, now);\n",
+            "            self.recency.move_to_front(&mut self.slots, i);\n",
+        )],
+    },
+    Bug {
+        name: "get-extends-ttl",
+        summary: "get restarts the entry's timer, as if it were a write",
+        file: CACHE,
+        edits: &[(
+            "        self.recency.move_to_front(&mut self.slots, i);\n        Some(i)",
+            "        self.recency.move_to_front(&mut self.slots, i);\n        self.restart_timer(i, self.now());\n        Some(i)",
+        )],
+    },
+    Bug {
+        name: "resize-keeps-all",
+        summary: "resize sets the capacity but evicts nothing",
+        file: CACHE,
+        edits: &[(
+            "        while self.slots.len() > limit {\n            self.remove_slot(self.recency.tail);\n            self.stats.evictions += 1;\n        }\n",
+            "",
+        )],
+    },
+    Bug {
+        name: "peek-promotes",
+        summary: "peek makes the entry the most recently used (impossible with `peek(&self)`: the bug changes the signature)",
+        file: CACHE,
+        edits: &[
+            (
+                "    pub fn peek<Q>(&self, key: &Q) -> Option<&V>",
+                "    pub fn peek<Q>(&mut self, key: &Q) -> Option<&V>",
+            ),
+            (
+                "        let i = self.find(self.hasher.hash_one(key), key)?;\n        self.is_live(i, self.now()).then(|| &self.slots[i as usize].value)",
+                "        let i = self.find(self.hasher.hash_one(key), key)?;\n        if !self.is_live(i, self.now()) {\n            return None;\n        }\n        self.recency.move_to_front(&mut self.slots, i);\n        Some(&self.slots[i as usize].value)",
+            ),
+            (
+                "        self.peek(key).is_some()",
+                "        self.find(self.hasher.hash_one(key), key).is_some_and(|i| self.is_live(i, self.now()))",
+            ),
+        ],
+    },
+    Bug {
+        name: "evicted-value-forgotten",
+        summary: "put forgets the evicted value instead of dropping it (a leak)",
+        file: CACHE,
+        edits: &[(
+            "            Write::Stored | Write::Evicted(..) | Write::Refused(..) | Write::DeadOnArrival => None,",
+            "            Write::Evicted(_, value) => {\n                std::mem::forget(value);\n                None\n            }\n            Write::Stored | Write::Refused(..) | Write::DeadOnArrival => None,",
+        )],
+    },
+    Bug {
+        name: "len-counts-expired",
+        summary: "len counts entries that expired but are not cleaned up yet",
+        file: CACHE,
+        edits: &[("        self.slots.len() - expired\n", "        self.slots.len() - expired * 0\n")],
+    },
+    Bug {
+        name: "capacity-zero-panics",
+        summary: "a put into a cache of capacity 0 indexes an empty list and panics",
+        file: CACHE,
+        edits: &[(
+            "        if limit == 0 {\n            return Write::Refused(key, value);\n        }\n",
+            "",
+        )],
+    },
+    Bug {
+        name: "push-loses-old-pair",
+        summary: "push returns nothing on an overwrite instead of the old pair",
+        file: CACHE,
+        edits: &[(
+            "            Write::Replaced(k, v) | Write::Evicted(k, v) | Write::Refused(k, v) => Some((k, v)),",
+            "            Write::Evicted(k, v) | Write::Refused(k, v) => Some((k, v)),\n            Write::Replaced(..) => None,",
+        )],
+    },
+    Bug {
+        name: "evicts-most-recent",
+        summary: "a full cache evicts the most recently used entry instead of the least",
+        file: CACHE,
+        edits: &[("        let lru = self.recency.tail;\n", "        let lru = self.recency.head;\n")],
+    },
+    Bug {
+        name: "misses-counted-as-hits",
+        summary: "stats count a get that misses as a hit",
+        file: CACHE,
+        edits: &[("            self.stats.misses += 1;\n", "            self.stats.hits += 1;\n")],
+    },
+    Bug {
+        name: "expired-evicts-live",
+        summary: "a write does not drop expired entries first, so a full cache evicts a live entry (and overwrites see expired ones)",
+        file: CACHE,
+        edits: &[(
+            "        let now = self.now();\n        self.purge(now);\n        // Hash before",
+            "        let now = self.now();\n        // Hash before",
+        )],
+    },
+    Bug {
+        name: "iter-shows-expired",
+        summary: "iter yields entries that have expired",
+        file: "cache/src/iter.rs",
+        edits: &[(
+            "            if self.timers.get(i).is_none_or(|t| self.now < t.deadline) {",
+            "            if self.timers.get(i).is_none_or(|_| true) {",
+        )],
+    },
+];
+
+/// `source` with `bug` planted.
+///
+/// # Errors
+///
+/// When an edit's text does not occur exactly once: the cache changed and the bug needs
+/// rewriting.
+pub fn plant(bug: &Bug, source: &str) -> Result<String, String> {
+    let mut planted = source.to_owned();
+    for (find, replace) in bug.edits {
+        match planted.matches(find).count() {
+            1 => planted = planted.replacen(find, replace, 1),
+            n => {
+                return Err(format!(
+                    "bug {}: {:?} occurs {n} times in {}, not once",
+                    bug.name, find, bug.file
+                ));
+            }
+        }
+    }
+    Ok(planted)
+}
+
+/// The bug called `name`.
+#[must_use]
+pub fn find(name: &str) -> Option<&'static Bug> {
+    BUGS.iter().find(|b| b.name == name)
+}

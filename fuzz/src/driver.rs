@@ -1,0 +1,445 @@
+//! The driver, and the oracle inside it: the one function that replays a case against the cache
+//! and the model in lockstep and decides whether they agree.
+//!
+//! Every front end calls [`replay`] (or [`check`], which panics with the report): the libFuzzer
+//! targets, the corpus replay in `cargo test`, the minimiser, the exhaustive search and the
+//! ledger. After every operation it compares the return values (the postcondition), then the
+//! invariants: the same length, the same live entries in the same recency order, the same
+//! stats, nothing held beyond the capacity, the cache's own invariant check, and every value
+//! dropped exactly once, never while the model still holds it.
+
+use std::fmt;
+use std::mem;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::rc::Rc;
+
+use cache::{Cache, ManualClock};
+use model::{Model, Transition};
+
+use crate::ops::{Case, Key, Kind, Op};
+use crate::tracked::{Books, Life, TrackedKey, Twice, Value};
+
+/// Which check failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Check {
+    /// The operation returned something else than the model.
+    Answer,
+    /// The cache panicked.
+    Panic,
+    /// `len()` differs from the model's.
+    Len,
+    /// The live entries, in recency order, differ from the model's.
+    Entries,
+    /// `stats()` differs from the model's.
+    Stats,
+    /// The cache holds more entries, keys or values than its capacity.
+    Capacity,
+    /// The cache's own `check_invariants` failed.
+    Invariants,
+    /// A key or value was dropped twice, while the model still held it, or never.
+    Drops,
+}
+
+impl Check {
+    /// Every check, in the order the driver runs them.
+    pub const ALL: [Check; 8] = [
+        Check::Answer,
+        Check::Panic,
+        Check::Len,
+        Check::Entries,
+        Check::Stats,
+        Check::Capacity,
+        Check::Invariants,
+        Check::Drops,
+    ];
+
+    fn describe(self) -> &'static str {
+        match self {
+            Check::Answer => "the return value differs from the model's",
+            Check::Panic => "the cache panicked",
+            Check::Len => "len() differs from the model's",
+            Check::Entries => "the live entries, most recently used first, differ from the model's",
+            Check::Stats => "stats() differs from the model's",
+            Check::Capacity => "the cache holds more than its capacity",
+            Check::Invariants => "the cache's own invariant check failed",
+            Check::Drops => "a key or value was dropped twice, too early, or never",
+        }
+    }
+}
+
+/// How a case fails: the check, and the kind of operation it failed at (`None`: when the cache
+/// was dropped at the end). The minimiser keeps only candidates that fail the same way.
+pub type Signature = (Check, Option<Kind>);
+
+/// Writes a signature as `check/kind`, such as `answer/get`, or `drops/drop` for a failure
+/// when the cache was dropped.
+#[must_use]
+pub fn signature_name((check, kind): Signature) -> String {
+    let kind = kind.map_or_else(|| "drop".to_owned(), |k| format!("{k:?}"));
+    format!("{check:?}/{kind}").to_lowercase()
+}
+
+/// Reads a signature written by [`signature_name`] (case and underscores do not matter).
+///
+/// # Errors
+///
+/// When the text names no check or no operation kind.
+pub fn parse_signature(text: &str) -> Result<Signature, String> {
+    let (check_name, kind_name) =
+        text.split_once('/').ok_or("a signature reads CHECK/KIND, e.g. answer/get")?;
+    let same = |a: String, b: &str| a.eq_ignore_ascii_case(&b.replace('_', ""));
+    let check = Check::ALL.into_iter().find(|c| same(format!("{c:?}"), check_name));
+    let check = check.ok_or_else(|| format!("unknown check '{check_name}'"))?;
+    if kind_name == "drop" {
+        return Ok((check, None));
+    }
+    let kind = Kind::ALL.into_iter().find(|k| same(format!("{k:?}"), kind_name));
+    Ok((check, Some(kind.ok_or_else(|| format!("unknown operation kind '{kind_name}'"))?)))
+}
+
+/// A disagreement between the cache and the model, with everything needed to reproduce it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// How many operations ran, counting the failing one (1-based).
+    pub step: usize,
+    /// The failing operation; `None` when the failure showed as the cache was dropped.
+    pub op: Option<Op>,
+    /// Which check failed.
+    pub check: Check,
+    /// What the cache did.
+    pub cache: String,
+    /// What the model expected.
+    pub model: String,
+    /// The case that failed.
+    pub case: Case,
+}
+
+impl Divergence {
+    /// How this case fails, for comparing failures.
+    #[must_use]
+    pub fn signature(&self) -> Signature {
+        (self.check, self.op.map(Op::kind))
+    }
+}
+
+impl fmt::Display for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (step, steps) = (self.step, self.case.ops.len());
+        match self.op {
+            Some(op) => write!(f, "lockstep divergence at step {step} of {steps}, {op:?}: ")?,
+            None => write!(f, "lockstep divergence when the cache was dropped after the last step: ")?,
+        }
+        writeln!(f, "{}", self.check.describe())?;
+        writeln!(f, "    cache: {}", self.cache)?;
+        writeln!(f, "    model: {}", self.model)?;
+        writeln!(f, "the case, as Rust:")?;
+        write!(f, "{:?}", self.case)
+    }
+}
+
+/// What an operation returned, in a form both sides share: values as their ids.
+#[derive(Clone, PartialEq, Eq)]
+enum Answer {
+    Nothing,
+    Flag(bool),
+    Count(usize),
+    Value(Option<u64>),
+    Pair(Option<(Key, u64)>),
+    Entries(Vec<(Key, u64)>),
+    Stats { hits: u64, misses: u64, evictions: u64 },
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Answer::Nothing => write!(f, "()"),
+            Answer::Flag(b) => write!(f, "{b}"),
+            Answer::Count(n) => write!(f, "{n}"),
+            Answer::Value(None) | Answer::Pair(None) => write!(f, "None"),
+            Answer::Value(Some(v)) => write!(f, "Some(v{v})"),
+            Answer::Pair(Some((k, v))) => write!(f, "Some(({k}, v{v}))"),
+            Answer::Entries(entries) => {
+                let shown: Vec<String> = entries.iter().map(|(k, v)| format!("({k}, v{v})")).collect();
+                write!(f, "[{}]", shown.join(", "))
+            }
+            Answer::Stats { hits, misses, evictions } => {
+                write!(f, "Stats {{ hits: {hits}, misses: {misses}, evictions: {evictions} }}")
+            }
+        }
+    }
+}
+
+type TestCache = Cache<TrackedKey, Value, ManualClock>;
+type TestModel = Model<Key, u64>;
+
+/// Does `retain` keep this key? The mask's bit `key` says.
+fn keeps(mask: u16, key: Key) -> bool {
+    u32::from(mask) >> key & 1 == 1
+}
+
+fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Transition) {
+    let value = |v: Option<&u64>| Answer::Value(v.copied());
+    let pair = |p: Option<(&Key, &u64)>| Answer::Pair(p.map(|(k, v)| (*k, *v)));
+    match op {
+        Op::Put(k) => {
+            let (old, t) = model.put(k, fresh);
+            (Answer::Value(old), t)
+        }
+        Op::Push(k) => {
+            let (out, t) = model.push(k, fresh);
+            (Answer::Pair(out), t)
+        }
+        Op::Get(k) => {
+            let (v, t) = model.get(&k);
+            (value(v), t)
+        }
+        Op::GetMut(k) => {
+            let (v, t) = model.get_mut(&k);
+            (Answer::Value(v.map(|v| mem::replace(v, fresh))), t)
+        }
+        Op::Peek(k) => {
+            let (v, t) = model.peek(&k);
+            (value(v), t)
+        }
+        Op::Contains(k) => {
+            let (b, t) = model.contains(&k);
+            (Answer::Flag(b), t)
+        }
+        Op::Remove(k) => {
+            let (v, t) = model.remove(&k);
+            (Answer::Value(v), t)
+        }
+        Op::PeekLru => {
+            let (p, t) = model.peek_lru();
+            (pair(p), t)
+        }
+        Op::PopLru => {
+            let (p, t) = model.pop_lru();
+            (Answer::Pair(p), t)
+        }
+        Op::Len => {
+            let (n, t) = model.len();
+            (Answer::Count(n), t)
+        }
+        Op::IsEmpty => {
+            let (b, t) = model.is_empty();
+            (Answer::Flag(b), t)
+        }
+        Op::Capacity => {
+            let (n, t) = model.capacity();
+            (Answer::Count(n), t)
+        }
+        Op::Resize(c) => (Answer::Nothing, model.resize(c)),
+        Op::Clear => (Answer::Nothing, model.clear()),
+        Op::Retain(mask) => (Answer::Nothing, model.retain(|k, _| keeps(mask, *k))),
+        Op::Iter => {
+            let (all, t) = model.iter();
+            (Answer::Entries(all.into_iter().map(|(k, v)| (*k, *v)).collect()), t)
+        }
+        Op::Stats => {
+            let (s, t) = model.stats();
+            (Answer::Stats { hits: s.hits, misses: s.misses, evictions: s.evictions }, t)
+        }
+        Op::Advance(ticks) => (Answer::Nothing, model.advance(ticks)),
+    }
+}
+
+/// Applies `op` to the cache. `bound` caps how many entries `Iter` collects: one more than the
+/// model holds shows a difference, and a buggy cache's iterator may never end.
+fn on_cache(
+    cache: &mut TestCache,
+    clock: &ManualClock,
+    books: &Rc<Books>,
+    op: Op,
+    fresh: u64,
+    bound: usize,
+) -> Answer {
+    let key = |k| TrackedKey::new(k, books);
+    let value = || Value::new(fresh, books);
+    let pair = |p: Option<(&TrackedKey, &Value)>| Answer::Pair(p.map(|(k, v)| (k.key, v.id)));
+    // Values handed back are dropped right here, once their id is read.
+    match op {
+        Op::Put(k) => Answer::Value(cache.put(key(k), value()).map(|v| v.id)),
+        Op::Push(k) => Answer::Pair(cache.push(key(k), value()).map(|(k, v)| (k.key, v.id))),
+        Op::Get(k) => Answer::Value(cache.get(&k).map(|v| v.id)),
+        Op::GetMut(k) => Answer::Value(cache.get_mut(&k).map(|v| mem::replace(v, value()).id)),
+        Op::Peek(k) => Answer::Value(cache.peek(&k).map(|v| v.id)),
+        Op::Contains(k) => Answer::Flag(cache.contains(&k)),
+        Op::Remove(k) => Answer::Value(cache.remove(&k).map(|v| v.id)),
+        Op::PeekLru => pair(cache.peek_lru()),
+        Op::PopLru => Answer::Pair(cache.pop_lru().map(|(k, v)| (k.key, v.id))),
+        Op::Len => Answer::Count(cache.len()),
+        Op::IsEmpty => Answer::Flag(cache.is_empty()),
+        Op::Capacity => Answer::Count(cache.capacity()),
+        Op::Resize(c) => {
+            cache.resize(c);
+            Answer::Nothing
+        }
+        Op::Clear => {
+            cache.clear();
+            Answer::Nothing
+        }
+        Op::Retain(mask) => {
+            cache.retain(|k, _| keeps(mask, k.key));
+            Answer::Nothing
+        }
+        Op::Iter => Answer::Entries(cache.iter().take(bound).map(|(k, v)| (k.key, v.id)).collect()),
+        Op::Stats => {
+            let s = cache.stats();
+            Answer::Stats { hits: s.hits, misses: s.misses, evictions: s.evictions }
+        }
+        Op::Advance(ticks) => {
+            clock.advance(ticks);
+            Answer::Nothing
+        }
+    }
+}
+
+/// A failed check: which, what the cache showed, what the model expected.
+type Failure = (Check, String, String);
+
+fn differ(check: Check, cache: impl fmt::Display, model: impl fmt::Display) -> Failure {
+    (check, cache.to_string(), model.to_string())
+}
+
+/// The invariants, checked after every operation.
+fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<(), Failure> {
+    let (len, _) = model.len();
+    if cache.len() != len {
+        return Err(differ(Check::Len, cache.len(), len));
+    }
+    let expected: Vec<(Key, u64)> = model.iter().0.into_iter().map(|(k, v)| (*k, *v)).collect();
+    // One more than expected is enough to see a difference; a buggy cache's iterator may not end.
+    let actual: Vec<(Key, u64)> = cache.iter().take(expected.len() + 1).map(|(k, v)| (k.key, v.id)).collect();
+    if actual != expected {
+        return Err(differ(Check::Entries, Answer::Entries(actual), Answer::Entries(expected)));
+    }
+    let (s, m) = (cache.stats(), model.stats().0);
+    if (s.hits, s.misses, s.evictions) != (m.hits, m.misses, m.evictions) {
+        let show = |h, mi, e| Answer::Stats { hits: h, misses: mi, evictions: e };
+        return Err(differ(
+            Check::Stats,
+            show(s.hits, s.misses, s.evictions),
+            show(m.hits, m.misses, m.evictions),
+        ));
+    }
+    let capacity = model.capacity().0;
+    let held = cache.len().max(books.values_alive()).max(books.keys_alive());
+    if cache.capacity() != capacity || held > capacity {
+        let shown = format!(
+            "capacity {}, {} live entries, {} values and {} keys not dropped",
+            cache.capacity(),
+            cache.len(),
+            books.values_alive(),
+            books.keys_alive()
+        );
+        return Err(differ(
+            Check::Capacity,
+            shown,
+            format!("capacity {capacity}, at most {capacity} of each"),
+        ));
+    }
+    cache.check_invariants().map_err(|e| differ(Check::Invariants, e, "Ok(())"))?;
+    if let Some(what) = books.double_drop() {
+        let what = match what {
+            Twice::Key => "a key".to_owned(),
+            Twice::Value(id) => format!("value v{id}"),
+        };
+        return Err(differ(
+            Check::Drops,
+            format!("dropped {what} twice"),
+            "every key and value dropped once",
+        ));
+    }
+    if let Some(&(k, v)) = expected.iter().find(|&&(_, v)| books.life(v) != Life::Alive) {
+        return Err(differ(
+            Check::Drops,
+            format!("dropped v{v} of live key {k}"),
+            "live values are not dropped",
+        ));
+    }
+    Ok(())
+}
+
+/// After the cache is dropped: every value made was dropped exactly once, and every key.
+fn check_dropped(books: &Books) -> Result<(), Failure> {
+    let lives = books.lives();
+    let leaked: Vec<String> =
+        (0..).zip(&lives).filter(|(_, l)| **l == Life::Alive).map(|(id, _)| format!("v{id}")).collect();
+    if !leaked.is_empty() {
+        return Err(differ(
+            Check::Drops,
+            format!("never dropped {}", leaked.join(", ")),
+            "all values dropped",
+        ));
+    }
+    if let Some(id) = (0..).zip(&lives).find(|(_, l)| **l == Life::DroppedAgain).map(|(id, _)| id) {
+        return Err(differ(Check::Drops, format!("dropped v{id} twice"), "every value dropped once"));
+    }
+    if books.keys_alive() != 0 || books.double_drop().is_some() {
+        return Err(differ(
+            Check::Drops,
+            format!("{} keys never dropped, or one dropped twice", books.keys_alive()),
+            "all keys dropped once",
+        ));
+    }
+    Ok(())
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
+    format!("panicked: {}", text.unwrap_or("(a non-string payload)"))
+}
+
+/// Replays `case` against the cache and the model in lockstep, checking after every step, and
+/// tells `observe` the model's transition for each operation that passed.
+///
+/// # Errors
+///
+/// The first divergence.
+pub fn replay(case: &Case, observe: &mut dyn FnMut(Transition)) -> Result<(), Box<Divergence>> {
+    let books = Rc::new(Books::default());
+    let clock = ManualClock::new(case.start);
+    let mut cache: TestCache = Cache::with_clock(case.capacity, case.ttl, clock.clone());
+    let mut model: TestModel = Model::new(case.capacity, case.ttl, case.start);
+    let diverged = |step, op, (check, cache, model): Failure| {
+        Box::new(Divergence { step, op, check, cache, model, case: case.clone() })
+    };
+
+    for (step, &op) in (1..).zip(&case.ops) {
+        let writes = matches!(op, Op::Put(_) | Op::Push(_) | Op::GetMut(_));
+        let fresh = if writes { books.fresh_id() } else { u64::MAX };
+        let (expected, transition) = on_model(&mut model, op, fresh);
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let answer = on_cache(&mut cache, &clock, &books, op, fresh, model.len().0 + 1);
+            if answer != expected {
+                return Err(differ(Check::Answer, answer, format!("{expected} ({})", transition.name())));
+            }
+            check_state(&cache, &model, &books)
+        }));
+        let outcome =
+            outcome.unwrap_or_else(|panic| Err(differ(Check::Panic, panic_message(&*panic), "no panic")));
+        outcome.map_err(|failure| diverged(step, Some(op), failure))?;
+        observe(transition);
+    }
+
+    let dropped = catch_unwind(AssertUnwindSafe(|| drop(cache)));
+    dropped.map_err(|panic| {
+        diverged(case.ops.len(), None, differ(Check::Panic, panic_message(&*panic), "no panic"))
+    })?;
+    check_dropped(&books).map_err(|failure| diverged(case.ops.len(), None, failure))
+}
+
+/// Replays `case` and panics with a readable report on the first divergence.
+///
+/// # Panics
+///
+/// When the cache and the model disagree: that is the point.
+pub fn check(case: &Case) {
+    if let Err(divergence) = replay(case, &mut |_| {}) {
+        panic!("{divergence}");
+    }
+}

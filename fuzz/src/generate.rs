@@ -1,0 +1,278 @@
+//! The generator: fuzzer bytes to a [`Case`] and back.
+//!
+//! The format is the contract between the fuzzer, the checked-in corpus and this code:
+//!
+//! * **Total.** Every byte string decodes to a case; missing bytes read as zero.
+//! * **Mutation-friendly.** A 4-byte header, then one 3-byte record per operation
+//!   (`tag, a, b`). Changing a byte changes one operation, never the meaning of the rest.
+//! * **Stable.** Each operation owns a fixed range of tag bytes ([`TAGS`]). Tags from
+//!   [`RESERVED`] up decode to nothing today; a new operation takes its tags from there, so no
+//!   file written by [`Case::to_bytes`] changes meaning when operations are added.
+//! * **Invertible.** [`Case::to_bytes`] writes the canonical bytes of a case, which decode back
+//!   to it. Cases the format cannot express (say, a capacity of 100) are refused with a reason.
+//!
+//! Draws are biased to where bugs live: capacities 0 to 8, ten keys, keys already written (the
+//! "bundle" of Hypothesis's state machines) half of the time, and time steps that land on the
+//! ttl's boundaries: 0, ttl − 1, ttl, ttl + 1.
+
+use arbitrary::{Arbitrary, Unstructured};
+
+use crate::ops::{Case, KEYS, Key, Kind, Op};
+
+/// Bytes before the first operation: capacity, ttl selector, ttl value, start selector.
+pub const HEADER: usize = 4;
+/// Bytes per operation: tag, then two argument bytes.
+pub const RECORD: usize = 3;
+
+/// The first tag of each kind's range; a range ends where the next begins. Wider ranges make
+/// an operation more frequent in random input. **Never change these**: corpus files depend on
+/// them.
+pub const TAGS: [(u8, Kind); 18] = [
+    (0, Kind::Put),
+    (48, Kind::Push),
+    (64, Kind::Get),
+    (100, Kind::GetMut),
+    (112, Kind::Peek),
+    (124, Kind::Contains),
+    (132, Kind::Remove),
+    (148, Kind::PeekLru),
+    (154, Kind::PopLru),
+    (162, Kind::Len),
+    (168, Kind::IsEmpty),
+    (172, Kind::Capacity),
+    (174, Kind::Resize),
+    (182, Kind::Clear),
+    (185, Kind::Retain),
+    (191, Kind::Iter),
+    (197, Kind::Stats),
+    (201, Kind::Advance),
+];
+
+/// Tags from here up belong to operations not invented yet; they decode to nothing.
+pub const RESERVED: u8 = 240;
+
+/// A key byte with this bit set picks a key already written (if there is one).
+const FROM_BUNDLE: u8 = 0x80;
+
+/// The retain mask keeps the bits of real keys only, so every decoded mask is canonical.
+const KEY_BITS: u16 = (1 << KEYS) - 1;
+
+/// Time-step selectors, in the `a` byte of an `Advance` record (modulo 8).
+mod step {
+    pub(super) const ZERO: u8 = 0;
+    pub(super) const TTL_MINUS_ONE: u8 = 1;
+    pub(super) const TTL: u8 = 2;
+    pub(super) const TTL_PLUS_ONE: u8 = 3;
+    /// 4 and 5: the `b` byte, literally.
+    pub(super) const LITERAL: u8 = 4;
+    pub(super) const ONE: u8 = 6;
+    pub(super) const TO_THE_END: u8 = 7;
+}
+
+/// Where the clock starts, by the header's start selector (modulo 4): 0 twice as often.
+const STARTS: [u64; 4] = [0, 0, u64::MAX - 100, u64::MAX];
+
+fn capacity_of(byte: u8) -> usize {
+    if byte == u8::MAX { usize::MAX } else { usize::from(byte % 9) }
+}
+
+fn capacity_byte(capacity: usize) -> Result<u8, String> {
+    match capacity {
+        usize::MAX => Ok(u8::MAX),
+        c if c <= 8 => Ok(c as u8),
+        c => Err(format!("capacity {c} is not 0..=8 or usize::MAX")),
+    }
+}
+
+fn kind_of(tag: u8) -> Option<Kind> {
+    if tag >= RESERVED {
+        return None;
+    }
+    TAGS.iter().rev().find(|(first, _)| *first <= tag).map(|&(_, kind)| kind)
+}
+
+fn tag_of(kind: Kind) -> u8 {
+    TAGS.iter().find(|(_, k)| *k == kind).map_or(RESERVED, |&(first, _)| first)
+}
+
+/// Decoding state: the bundle of keys written so far, for key bytes that pick from it.
+struct Decoder {
+    ttl: u64,
+    bundle: Vec<Key>,
+}
+
+impl Decoder {
+    fn key(&self, byte: u8) -> Key {
+        if byte & FROM_BUNDLE != 0 && !self.bundle.is_empty() {
+            self.bundle[usize::from(byte & !FROM_BUNDLE) % self.bundle.len()]
+        } else {
+            (byte & !FROM_BUNDLE) % KEYS
+        }
+    }
+
+    fn ticks(&self, selector: u8, literal: u8) -> u64 {
+        match selector % 8 {
+            step::ZERO => 0,
+            step::TTL_MINUS_ONE => self.ttl.saturating_sub(1),
+            step::TTL => self.ttl,
+            step::TTL_PLUS_ONE => self.ttl.saturating_add(1),
+            step::ONE => 1,
+            step::TO_THE_END => u64::MAX,
+            _ => u64::from(literal),
+        }
+    }
+
+    fn op(&mut self, [tag, a, b]: [u8; RECORD]) -> Option<Op> {
+        let op = match kind_of(tag)? {
+            Kind::Put => Op::Put(self.key(a)),
+            Kind::Push => Op::Push(self.key(a)),
+            Kind::Get => Op::Get(self.key(a)),
+            Kind::GetMut => Op::GetMut(self.key(a)),
+            Kind::Peek => Op::Peek(self.key(a)),
+            Kind::Contains => Op::Contains(self.key(a)),
+            Kind::Remove => Op::Remove(self.key(a)),
+            Kind::PeekLru => Op::PeekLru,
+            Kind::PopLru => Op::PopLru,
+            Kind::Len => Op::Len,
+            Kind::IsEmpty => Op::IsEmpty,
+            Kind::Capacity => Op::Capacity,
+            Kind::Resize => Op::Resize(capacity_of(a)),
+            Kind::Clear => Op::Clear,
+            Kind::Retain => Op::Retain(u16::from_le_bytes([a, b]) & KEY_BITS),
+            Kind::Iter => Op::Iter,
+            Kind::Stats => Op::Stats,
+            Kind::Advance => Op::Advance(self.ticks(a, b)),
+        };
+        if let Op::Put(k) | Op::Push(k) = op {
+            if !self.bundle.contains(&k) {
+                self.bundle.push(k);
+            }
+        }
+        Some(op)
+    }
+}
+
+impl Case {
+    /// Decodes fuzzer bytes; every byte string is a case.
+    #[must_use]
+    pub fn from_bytes(bytes: &[u8]) -> Case {
+        let mut u = Unstructured::new(bytes);
+        // Reading a fixed-size array never fails: missing bytes read as zero.
+        let [capacity, ttl_selector, ttl_value, start] =
+            <[u8; HEADER]>::arbitrary(&mut u).unwrap_or_default();
+        let ttl = match ttl_selector % 4 {
+            0 => None,
+            1 | 2 => Some(u64::from(ttl_value)),
+            _ => Some(u64::MAX),
+        };
+        let mut decoder = Decoder { ttl: ttl.unwrap_or(0), bundle: Vec::new() };
+        let mut ops = Vec::with_capacity(u.len() / RECORD);
+        while u.len() >= RECORD {
+            let record = <[u8; RECORD]>::arbitrary(&mut u).unwrap_or_default();
+            ops.extend(decoder.op(record));
+        }
+        Case { capacity: capacity_of(capacity), ttl, start: STARTS[usize::from(start % 4)], ops }
+    }
+
+    /// The canonical bytes of this case, which [`Case::from_bytes`] decodes back to it.
+    ///
+    /// # Errors
+    ///
+    /// Says which part of the case the format cannot express.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
+        let ttl = match self.ttl {
+            None => [0, 0],
+            Some(t) if t <= 255 => [1, t as u8],
+            Some(u64::MAX) => [3, 0],
+            Some(t) => return Err(format!("ttl {t} is not 0..=255 or u64::MAX")),
+        };
+        let start = STARTS.iter().position(|&s| s == self.start);
+        let start = start.ok_or_else(|| format!("start {} is not one of {STARTS:?}", self.start))?;
+        let mut bytes = vec![capacity_byte(self.capacity)?, ttl[0], ttl[1], start as u8];
+        let ttl = self.ttl.unwrap_or(0);
+        for (step, &op) in self.ops.iter().enumerate() {
+            let args = match op {
+                Op::Resize(c) => [capacity_byte(c).map_err(|e| format!("step {step}: {e}"))?, 0],
+                Op::Retain(mask) if mask & !KEY_BITS == 0 => mask.to_le_bytes(),
+                Op::Advance(t) if t <= 255 => [step::LITERAL, t as u8],
+                Op::Advance(u64::MAX) => [step::TO_THE_END, 0],
+                Op::Advance(t) if t == ttl.saturating_sub(1) => [step::TTL_MINUS_ONE, 0],
+                Op::Advance(t) if t == ttl => [step::TTL, 0],
+                Op::Advance(t) if t == ttl.saturating_add(1) => [step::TTL_PLUS_ONE, 0],
+                Op::Retain(_) | Op::Advance(_) => {
+                    return Err(format!("step {step}: {op:?} cannot be encoded"));
+                }
+                _ => match op.key() {
+                    Some(k) if k < KEYS => [k, 0],
+                    Some(k) => return Err(format!("step {step}: key {k} is not below {KEYS}")),
+                    None => [0, 0],
+                },
+            };
+            bytes.extend([tag_of(op.kind()), args[0], args[1]]);
+        }
+        Ok(bytes)
+    }
+}
+
+/// Panics unless `case` encodes to bytes that decode back to it: the generator's promise for
+/// every decoded case, checked by the `roundtrip` fuzz target.
+///
+/// # Panics
+///
+/// When the promise is broken.
+pub fn check_roundtrip(case: &Case) {
+    let bytes = case.to_bytes().unwrap_or_else(|e| panic!("a decoded case must encode: {e}\n{case:?}"));
+    assert_eq!(&Case::from_bytes(&bytes), case, "the bytes {bytes:?} decode to another case");
+}
+
+impl<'a> Arbitrary<'a> for Case {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+        Self::arbitrary_take_rest(std::mem::replace(u, Unstructured::new(&[])))
+    }
+
+    fn arbitrary_take_rest(u: Unstructured<'a>) -> arbitrary::Result<Self> {
+        Ok(Case::from_bytes(u.take_rest()))
+    }
+
+    fn size_hint(_depth: usize) -> (usize, Option<usize>) {
+        // Even the empty input is a case: libFuzzer must not skip short inputs.
+        (0, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_a_tag_range_and_the_ranges_are_ordered() {
+        assert!(TAGS.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(TAGS.last().is_some_and(|&(first, _)| first < RESERVED));
+        for &(first, kind) in &TAGS {
+            assert_eq!(kind_of(first), Some(kind));
+            assert_eq!(tag_of(kind), first);
+        }
+        assert_eq!(kind_of(RESERVED), None);
+    }
+
+    #[test]
+    fn missing_bytes_read_as_zero() {
+        assert_eq!(Case::from_bytes(&[]), Case::default());
+        assert_eq!(Case::from_bytes(&[3, 1]).ttl, Some(0));
+        assert_eq!(Case::from_bytes(&[0, 0, 0, 0, 0, 5]).ops, [], "a partial record is no op");
+    }
+
+    #[test]
+    fn bundle_bytes_pick_keys_already_written() {
+        let bytes = [2, 0, 0, 0, 0, 7, 0, 0, 3, 0, 64, 0x80, 0, 64, 0x81, 0];
+        assert_eq!(Case::from_bytes(&bytes).ops, [Op::Put(7), Op::Put(3), Op::Get(7), Op::Get(3)]);
+    }
+
+    #[test]
+    fn advance_lands_on_the_ttl_boundaries() {
+        let ticks = |a| Case::from_bytes(&[1, 1, 10, 0, 201, a, 99]).ops[0];
+        let all: Vec<Op> = (0..8).map(ticks).collect();
+        let want = [0, 9, 10, 11, 99, 99, 1, u64::MAX].map(Op::Advance);
+        assert_eq!(all, want);
+    }
+}

@@ -1,0 +1,218 @@
+//! The minimiser: shrinks a failing case at the level of operations.
+//!
+//! `cargo fuzz tmin` shrinks bytes, which neither knows what an operation is nor stays on one
+//! failure. This works on the decoded case and keeps a candidate only if it fails **the same
+//! way**: the same check, at the same kind of operation ([`Signature`]). Passes, repeated until
+//! none makes progress:
+//!
+//! 1. cut everything after the failing step;
+//! 2. drop chunks of operations, halving the chunk size down to single operations;
+//! 3. simplify each operation: smaller keys, simpler kinds (`Push` to `Put`, `GetMut` to `Get`),
+//!    smaller or boundary time steps, smaller capacities, sparser retain masks;
+//! 4. simplify the configuration: a smaller capacity, no ttl or a smaller one, time from 0;
+//! 5. rename keys in order of first use, so the result reads `0, 1, 2`.
+//!
+//! Every candidate stays encodable, so the result can be written to the corpus.
+
+use crate::driver::{Divergence, Signature, replay};
+use crate::ops::{Case, KEYS, Op};
+
+/// A shrunk failing case.
+#[derive(Debug)]
+pub struct Shrunk {
+    /// The smallest case found that fails the same way as the input.
+    pub case: Case,
+    /// How it fails.
+    pub divergence: Box<Divergence>,
+    /// How many candidates were replayed.
+    pub replays: usize,
+}
+
+struct Shrinker {
+    target: Signature,
+    best: Case,
+    divergence: Box<Divergence>,
+    replays: usize,
+}
+
+impl Shrinker {
+    /// Keeps `candidate` if it fails the same way and can be written to the corpus.
+    fn try_candidate(&mut self, candidate: Case) -> bool {
+        if candidate == self.best || candidate.to_bytes().is_err() {
+            return false;
+        }
+        self.replays += 1;
+        match replay(&candidate, &mut |_| {}) {
+            Err(divergence) if divergence.signature() == self.target => {
+                self.best = candidate;
+                self.divergence = divergence;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn truncate(&mut self) -> bool {
+        let mut candidate = self.best.clone();
+        candidate.ops.truncate(self.divergence.step);
+        self.try_candidate(candidate)
+    }
+
+    fn drop_chunks(&mut self) -> bool {
+        let mut progress = false;
+        let mut size = self.best.ops.len().div_ceil(2);
+        while size > 0 {
+            let mut start = 0;
+            while start < self.best.ops.len() {
+                let mut candidate = self.best.clone();
+                let end = (start + size).min(candidate.ops.len());
+                candidate.ops.drain(start..end);
+                // On success the next chunk has moved into `start`; try there again.
+                if self.try_candidate(candidate) {
+                    progress = true;
+                } else {
+                    start += size;
+                }
+            }
+            size /= 2;
+        }
+        progress
+    }
+
+    fn simplify_ops(&mut self) -> bool {
+        let mut progress = false;
+        for i in 0..self.best.ops.len() {
+            for simpler in simpler_ops(self.best.ops[i], self.best.ttl) {
+                let mut candidate = self.best.clone();
+                candidate.ops[i] = simpler;
+                if self.try_candidate(candidate) {
+                    progress = true;
+                    break;
+                }
+            }
+        }
+        progress
+    }
+
+    fn simplify_config(&mut self) -> bool {
+        let Case { capacity, ttl, start, .. } = self.best;
+        let mut candidates: Vec<Case> = Vec::new();
+        let with = |f: &dyn Fn(&mut Case)| {
+            let mut c = self.best.clone();
+            f(&mut c);
+            c
+        };
+        for smaller in smaller_sizes(capacity) {
+            candidates.push(with(&|c| c.capacity = smaller));
+        }
+        if ttl.is_some() {
+            candidates.push(with(&|c| c.ttl = None));
+        }
+        for smaller in ttl.map(smaller_ticks).unwrap_or_default() {
+            // Time steps on the old ttl's boundaries move to the new ttl's, or the case would
+            // usually stop failing.
+            candidates.push(with(&|c| {
+                let old = c.ttl.unwrap_or(0);
+                c.ttl = Some(smaller);
+                for op in &mut c.ops {
+                    if let Op::Advance(t) = op {
+                        *t = match *t {
+                            t if t == old => smaller,
+                            t if t == old.saturating_add(1) => smaller.saturating_add(1),
+                            t if t == old.saturating_sub(1) => smaller.saturating_sub(1),
+                            t => t,
+                        };
+                    }
+                }
+            }));
+            candidates.push(with(&|c| c.ttl = Some(smaller)));
+        }
+        if start != 0 {
+            candidates.push(with(&|c| c.start = 0));
+        }
+        // Each candidate is built from the same starting point: stop at the first that works.
+        candidates.into_iter().any(|c| self.try_candidate(c))
+    }
+
+    fn rename_keys(&mut self) -> bool {
+        let mut order: Vec<u8> = Vec::new();
+        for key in self.best.ops.iter().filter_map(|op| op.key()) {
+            if !order.contains(&key) {
+                order.push(key);
+            }
+        }
+        let rename = |key: u8| order.iter().position(|&k| k == key).map_or(key, |p| p as u8);
+        let mut candidate = self.best.clone();
+        for op in &mut candidate.ops {
+            *op = op.with_key(op.key().map_or(0, rename));
+            if let Op::Retain(mask) = *op {
+                // Bits of keys no operation names do not matter: drop them.
+                let kept = (0..KEYS).filter(|&k| u32::from(mask) >> k & 1 == 1 && order.contains(&k));
+                *op = Op::Retain(kept.map(|k| 1 << rename(k)).sum());
+            }
+        }
+        self.try_candidate(candidate)
+    }
+}
+
+/// Smaller capacities worth trying, smallest first (all of them: capacities are small).
+fn smaller_sizes(size: usize) -> Vec<usize> {
+    (0..size.min(9)).collect()
+}
+
+/// Smaller time steps worth trying, smallest first.
+fn smaller_ticks(ticks: u64) -> Vec<u64> {
+    let mut all: Vec<u64> = if ticks <= 256 {
+        (0..ticks).collect()
+    } else {
+        [0, 1, 2, ticks / 2, ticks - 1].into_iter().chain(0..=255).collect()
+    };
+    all.sort_unstable();
+    all.dedup();
+    all
+}
+
+/// Simpler versions of `op`, simplest first.
+fn simpler_ops(op: Op, ttl: Option<u64>) -> Vec<Op> {
+    let mut all: Vec<Op> = match op {
+        Op::Push(k) => vec![Op::Put(k)],
+        Op::GetMut(k) => vec![Op::Get(k)],
+        Op::Resize(c) => smaller_sizes(c).into_iter().map(Op::Resize).collect(),
+        Op::Retain(mask) => {
+            let bits = (0..16).filter(|b| mask >> b & 1 == 1);
+            bits.map(|b| Op::Retain(mask & !(1 << b))).collect()
+        }
+        Op::Advance(t) => {
+            // The ttl's boundaries first, where the interesting failures are.
+            let ttl = ttl.unwrap_or(0);
+            let boundaries =
+                [ttl.saturating_sub(1), ttl, ttl.saturating_add(1)].into_iter().filter(|&b| b < t);
+            boundaries.chain(smaller_ticks(t)).map(Op::Advance).collect()
+        }
+        _ => Vec::new(),
+    };
+    if let Some(key) = op.key() {
+        all.extend((0..key).map(|k| op.with_key(k)));
+    }
+    all
+}
+
+/// Shrinks a failing `case`; `None` if it does not fail.
+#[must_use]
+pub fn minimise(case: &Case) -> Option<Shrunk> {
+    let divergence = replay(case, &mut |_| {}).err()?;
+    let mut shrinker =
+        Shrinker { target: divergence.signature(), best: case.clone(), divergence, replays: 1 };
+    loop {
+        // Cheap passes that remove the most come first; repeat until nothing helps.
+        let progress = shrinker.truncate()
+            | shrinker.drop_chunks()
+            | shrinker.simplify_ops()
+            | shrinker.simplify_config()
+            | shrinker.rename_keys();
+        if !progress {
+            break;
+        }
+    }
+    Some(Shrunk { case: shrinker.best, divergence: shrinker.divergence, replays: shrinker.replays })
+}

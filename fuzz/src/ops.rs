@@ -1,0 +1,237 @@
+//! The vocabulary: a test case is a configuration and a list of operations, one per public
+//! method of the cache, plus the passing of time.
+//!
+//! `Debug` prints both as Rust code, so a failing case pastes straight into a regression test
+//! (with `use fuzz::ops::{Case, Op::*}` in scope).
+
+use std::fmt;
+
+/// Keys are small numbers, so that overwrites, evictions and re-inserts happen within a few
+/// operations.
+pub type Key = u8;
+
+/// How many keys the fuzzer's decoder draws from: `0..KEYS`.
+pub const KEYS: Key = 10;
+
+/// One call on the cache (and the same call on the model), or the passing of time.
+///
+/// Values are not part of an operation: the driver gives every write a fresh, unique value, so a
+/// stale value, a leak or a double drop shows up at the step that causes it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `put(key, fresh value)`.
+    Put(Key),
+    /// `push(key, fresh value)`.
+    Push(Key),
+    /// `get(key)`.
+    Get(Key),
+    /// `get_mut(key)`, then replace the value found with a fresh one through the reference.
+    GetMut(Key),
+    /// `peek(key)`.
+    Peek(Key),
+    /// `contains(key)`.
+    Contains(Key),
+    /// `remove(key)`.
+    Remove(Key),
+    /// `peek_lru()`.
+    PeekLru,
+    /// `pop_lru()`.
+    PopLru,
+    /// `len()`.
+    Len,
+    /// `is_empty()`.
+    IsEmpty,
+    /// `capacity()`.
+    Capacity,
+    /// `resize(capacity)`.
+    Resize(usize),
+    /// `clear()`.
+    Clear,
+    /// `retain(..)` keeping the keys whose bit is set in the mask.
+    Retain(u16),
+    /// `iter()`, collected.
+    Iter,
+    /// `stats()`.
+    Stats,
+    /// Moves the clock forward by this many ticks (saturating).
+    Advance(u64),
+}
+
+/// What kind of operation an [`Op`] is, without its argument: how the minimiser tells that two
+/// failures happen "at the same kind of operation".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(missing_docs)] // each variant is the `Op` of the same name
+pub enum Kind {
+    Put,
+    Push,
+    Get,
+    GetMut,
+    Peek,
+    Contains,
+    Remove,
+    PeekLru,
+    PopLru,
+    Len,
+    IsEmpty,
+    Capacity,
+    Resize,
+    Clear,
+    Retain,
+    Iter,
+    Stats,
+    Advance,
+}
+
+impl Kind {
+    /// Every kind, in declaration order.
+    pub const ALL: [Kind; 18] = [
+        Kind::Put,
+        Kind::Push,
+        Kind::Get,
+        Kind::GetMut,
+        Kind::Peek,
+        Kind::Contains,
+        Kind::Remove,
+        Kind::PeekLru,
+        Kind::PopLru,
+        Kind::Len,
+        Kind::IsEmpty,
+        Kind::Capacity,
+        Kind::Resize,
+        Kind::Clear,
+        Kind::Retain,
+        Kind::Iter,
+        Kind::Stats,
+        Kind::Advance,
+    ];
+}
+
+impl Op {
+    /// The kind of this operation.
+    #[must_use]
+    pub fn kind(self) -> Kind {
+        match self {
+            Op::Put(_) => Kind::Put,
+            Op::Push(_) => Kind::Push,
+            Op::Get(_) => Kind::Get,
+            Op::GetMut(_) => Kind::GetMut,
+            Op::Peek(_) => Kind::Peek,
+            Op::Contains(_) => Kind::Contains,
+            Op::Remove(_) => Kind::Remove,
+            Op::PeekLru => Kind::PeekLru,
+            Op::PopLru => Kind::PopLru,
+            Op::Len => Kind::Len,
+            Op::IsEmpty => Kind::IsEmpty,
+            Op::Capacity => Kind::Capacity,
+            Op::Resize(_) => Kind::Resize,
+            Op::Clear => Kind::Clear,
+            Op::Retain(_) => Kind::Retain,
+            Op::Iter => Kind::Iter,
+            Op::Stats => Kind::Stats,
+            Op::Advance(_) => Kind::Advance,
+        }
+    }
+
+    /// The key this operation names, if any.
+    #[must_use]
+    pub fn key(self) -> Option<Key> {
+        match self {
+            Op::Put(k)
+            | Op::Push(k)
+            | Op::Get(k)
+            | Op::GetMut(k)
+            | Op::Peek(k)
+            | Op::Contains(k)
+            | Op::Remove(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The same operation on another key (operations without a key are returned unchanged).
+    #[must_use]
+    pub fn with_key(self, key: Key) -> Op {
+        match self {
+            Op::Put(_) => Op::Put(key),
+            Op::Push(_) => Op::Push(key),
+            Op::Get(_) => Op::Get(key),
+            Op::GetMut(_) => Op::GetMut(key),
+            Op::Peek(_) => Op::Peek(key),
+            Op::Contains(_) => Op::Contains(key),
+            Op::Remove(_) => Op::Remove(key),
+            other => other,
+        }
+    }
+}
+
+/// A test case: the cache's configuration and what to do with it.
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+pub struct Case {
+    /// The cache's capacity.
+    pub capacity: usize,
+    /// The time-to-live in ticks, or none.
+    pub ttl: Option<u64>,
+    /// The clock's time when the cache is made.
+    pub start: u64,
+    /// The operations, in order.
+    pub ops: Vec<Op>,
+}
+
+/// Prints a `u64` or `usize` the way a person would write it near the top of the range.
+struct Num(u64, &'static str);
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Num(n, ty) = *self;
+        match u64::MAX - n {
+            0 => write!(f, "{ty}::MAX"),
+            gap if gap <= 1 << 16 => write!(f, "{ty}::MAX - {gap}"),
+            _ => write!(f, "{n}"),
+        }
+    }
+}
+
+fn size(n: usize) -> Num {
+    if n == usize::MAX { Num(u64::MAX, "usize") } else { Num(n as u64, "usize") }
+}
+
+impl fmt::Debug for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Op::Resize(c) => write!(f, "Resize({})", size(c)),
+            Op::Retain(mask) => write!(f, "Retain({mask:#b})"),
+            Op::Advance(t) => write!(f, "Advance({})", Num(t, "u64")),
+            op => {
+                write!(f, "{:?}", op.kind())?;
+                match op.key() {
+                    Some(k) => write!(f, "({k})"),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Case {
+    /// Rust code that builds this case: paste it into a test.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ttl = match self.ttl {
+            Some(t) => format!("Some({})", Num(t, "u64")),
+            None => "None".to_owned(),
+        };
+        writeln!(f, "Case {{")?;
+        writeln!(f, "    capacity: {},", size(self.capacity))?;
+        writeln!(f, "    ttl: {ttl},")?;
+        writeln!(f, "    start: {},", Num(self.start, "u64"))?;
+        let ops: Vec<String> = self.ops.iter().map(|op| format!("{op:?}")).collect();
+        if ops.join(", ").len() <= 80 {
+            writeln!(f, "    ops: vec![{}],", ops.join(", "))?;
+        } else {
+            writeln!(f, "    ops: vec![")?;
+            for line in ops.chunks(8) {
+                writeln!(f, "        {},", line.join(", "))?;
+            }
+            writeln!(f, "    ],")?;
+        }
+        write!(f, "}}")
+    }
+}

@@ -1,0 +1,144 @@
+//! Keys and values that keep books, so the driver sees every leak and double drop at the step
+//! that causes it.
+
+use std::borrow::Borrow;
+use std::cell::{Cell, RefCell};
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+use crate::ops::Key;
+
+/// The life of one value id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Life {
+    /// Handed out by [`Books::fresh_id`], but no value was made with it.
+    Unused,
+    Alive,
+    Dropped,
+    /// Dropped more than once: a bug in whoever dropped it.
+    DroppedAgain,
+}
+
+/// What was dropped twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Twice {
+    /// A key (keys are counted, not named).
+    Key,
+    /// The value with this id.
+    Value(u64),
+}
+
+/// What one replay made and dropped.
+#[derive(Debug, Default)]
+pub(crate) struct Books {
+    values: RefCell<Vec<Life>>,
+    values_alive: Cell<usize>,
+    keys_alive: Cell<usize>,
+    /// Set when anything was dropped twice.
+    double_drop: Cell<Option<Twice>>,
+}
+
+impl Books {
+    /// The id the next fresh value will carry, in the cache and in the model alike.
+    pub(crate) fn fresh_id(&self) -> u64 {
+        let mut values = self.values.borrow_mut();
+        values.push(Life::Unused);
+        values.len() as u64 - 1
+    }
+
+    pub(crate) fn life(&self, id: u64) -> Life {
+        self.values.borrow().get(id as usize).copied().unwrap_or(Life::Unused)
+    }
+
+    /// Every id with its life, for the final check.
+    pub(crate) fn lives(&self) -> Vec<Life> {
+        self.values.borrow().clone()
+    }
+
+    pub(crate) fn values_alive(&self) -> usize {
+        self.values_alive.get()
+    }
+
+    pub(crate) fn keys_alive(&self) -> usize {
+        self.keys_alive.get()
+    }
+
+    pub(crate) fn double_drop(&self) -> Option<Twice> {
+        self.double_drop.get()
+    }
+}
+
+/// A value in the cache: an id from [`Books::fresh_id`], and the books it reports its drop to.
+#[derive(Debug)]
+pub(crate) struct Value {
+    pub(crate) id: u64,
+    books: Rc<Books>,
+}
+
+impl Value {
+    pub(crate) fn new(id: u64, books: &Rc<Books>) -> Self {
+        books.values.borrow_mut()[id as usize] = Life::Alive;
+        books.values_alive.set(books.values_alive.get() + 1);
+        Value { id, books: Rc::clone(books) }
+    }
+}
+
+impl Drop for Value {
+    fn drop(&mut self) {
+        // Never panic here: a panic while unwinding would abort before the report is printed.
+        let mut values = self.books.values.borrow_mut();
+        let life = &mut values[self.id as usize];
+        if *life == Life::Alive {
+            *life = Life::Dropped;
+            self.books.values_alive.set(self.books.values_alive.get() - 1);
+        } else {
+            *life = Life::DroppedAgain;
+            self.books.double_drop.set(Some(Twice::Value(self.id)));
+        }
+    }
+}
+
+/// A key in the cache. It hashes and compares as its number, so the cache can be asked with a
+/// plain `&Key` (`u8`) through `Borrow`.
+#[derive(Debug)]
+pub(crate) struct TrackedKey {
+    pub(crate) key: Key,
+    books: Rc<Books>,
+}
+
+impl TrackedKey {
+    pub(crate) fn new(key: Key, books: &Rc<Books>) -> Self {
+        books.keys_alive.set(books.keys_alive.get() + 1);
+        TrackedKey { key, books: Rc::clone(books) }
+    }
+}
+
+impl Drop for TrackedKey {
+    fn drop(&mut self) {
+        match self.books.keys_alive.get().checked_sub(1) {
+            Some(n) => self.books.keys_alive.set(n),
+            None => self.books.double_drop.set(Some(Twice::Key)),
+        }
+    }
+}
+
+impl PartialEq for TrackedKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for TrackedKey {}
+
+impl Hash for TrackedKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // Must hash exactly as `Key` does, for `Borrow<Key>`.
+        self.key.hash(state);
+    }
+}
+
+impl Borrow<Key> for TrackedKey {
+    fn borrow(&self) -> &Key {
+        &self.key
+    }
+}

@@ -1,0 +1,49 @@
+# Shared by the scripts in this folder (sourced, not run): finding the repository, choosing a
+# toolchain for cargo-fuzz, installing what is missing, and calling the harness.
+
+# Every script works from the repository's root, wherever it is called from.
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+die() {
+    echo "$(basename "$0"): $*" >&2
+    exit 2
+}
+
+# cargo-fuzz, installed on first use (about a minute).
+ensure_cargo_fuzz() {
+    if ! cargo fuzz --version >/dev/null 2>&1; then
+        echo "$(basename "$0"): installing cargo-fuzz (once, about a minute)" >&2
+        cargo install cargo-fuzz --locked >&2
+    fi
+}
+
+# FUZZ: how to call cargo-fuzz; SANITIZER: its --sanitizer. A nightly toolchain gets
+# AddressSanitizer; without one, stable pretends to be nightly (RUSTC_BOOTSTRAP=1) and runs
+# without a sanitizer. FUZZ_SANITIZER overrides the choice (e.g. FUZZ_SANITIZER=none).
+select_toolchain() {
+    if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+        FUZZ=(cargo +nightly fuzz)
+        SANITIZER=${FUZZ_SANITIZER:-address}
+    else
+        FUZZ=(env RUSTC_BOOTSTRAP=1 cargo fuzz)
+        SANITIZER=${FUZZ_SANITIZER:-none}
+    fi
+}
+
+# The libFuzzer targets, one per line.
+fuzz_targets() {
+    sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -vx fuzz
+}
+
+require_target() {
+    fuzz_targets | grep -qx "$1" || die "unknown fuzz target '$1' (targets: $(fuzz_targets | tr '\n' ' '))"
+}
+
+require_seconds() {
+    [[ $1 =~ ^[1-9][0-9]*$ ]] || die "SECONDS must be a positive whole number, not '$1'"
+}
+
+# The harness's command line (fuzz/src/bin/harness.rs), built in release mode.
+harness() {
+    cargo run --quiet --release -p fuzz --bin harness -- "$@"
+}
