@@ -1,0 +1,313 @@
+//! Speed, side by side in one run: our cache (without ttl, with ttls that never fire, with a
+//! ttl that does) against lru, hashlink, schnellru, `quick_cache` and a hashbrown `HashMap` floor.
+//!
+//! The workload is the one in `shared/anchors.md`: u64 keys and values, keys drawn from
+//! Zipf(s = 1.0) over 10 × capacity keys with a fixed seed, generated before timing; each key
+//! is a `get`, and on a miss a `put`. Two more mixes use the same step: read-heavy (the cache
+//! is pre-filled and keys come from the resident set) and write-heavy (every key is new, in a
+//! cache already full). The best of several runs counts; runs of the contenders interleave, so
+//! a slow spell on the machine hits them all alike.
+//!
+//! Prints markdown tables, then `ratio CAPACITY PEER X` and `ratio_ttl CAPACITY X` lines; a
+//! full run also writes `results/table.md` (its speed section) and `results/ns-per-op.svg`.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use common::{Args, OURS, OURS_TTL, PEERS, Subject, Visitor, grouped, to_f64};
+use rand::SeedableRng as _;
+use rand::rngs::SmallRng;
+use rand_distr::{Distribution as _, Zipf};
+
+/// The seed of every key stream.
+const SEED: u64 = u64::from_le_bytes(*b"testseed");
+
+/// One mix at one capacity: what is inserted untimed first, then the timed keys.
+struct Workload {
+    mix: Mix,
+    capacity: usize,
+    prefill: Vec<u64>,
+    keys: Vec<u64>,
+}
+
+#[derive(Clone, Copy)]
+enum Mix {
+    Zipf,
+    ReadHeavy,
+    WriteHeavy,
+}
+
+impl Mix {
+    const ALL: [Self; 3] = [Self::Zipf, Self::ReadHeavy, Self::WriteHeavy];
+
+    fn title(self) -> &'static str {
+        match self {
+            Self::Zipf => "Zipf (the shared workload): Zipf(s = 1.0) over 10 × capacity keys, from empty",
+            Self::ReadHeavy => {
+                "Read-heavy: pre-filled with keys 1..=capacity, then Zipf(s = 1.0) over those keys (all hits for a strict LRU)"
+            }
+            Self::WriteHeavy => {
+                "Write-heavy: pre-filled to capacity, then every key new (all misses, each `put` evicts; the hashbrown \"floor\" keeps every key and grows)"
+            }
+        }
+    }
+
+    fn workload(self, capacity: usize, ops: usize) -> Workload {
+        let cap = capacity as u64;
+        let (prefill, keys) = match self {
+            Self::Zipf => (Vec::new(), zipf_keys(10 * capacity, ops)),
+            Self::ReadHeavy => ((1..=cap).collect(), zipf_keys(capacity, ops)),
+            Self::WriteHeavy => ((1..=cap).collect(), (cap + 1..=cap + ops as u64).collect()),
+        };
+        Workload { mix: self, capacity, prefill, keys }
+    }
+}
+
+/// `len` keys drawn from Zipf(s = 1.0) over the keys `1..=n` (key 1 the most frequent).
+#[expect(
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss,
+    reason = "Zipf samples are whole numbers in 1..=n, n < 2^52"
+)]
+fn zipf_keys(n: usize, len: usize) -> Vec<u64> {
+    let zipf = Zipf::new(n as f64, 1.0).expect("n >= 1 and s = 1 are valid Zipf parameters");
+    let mut rng = SmallRng::seed_from_u64(SEED);
+    (0..len).map(|_| zipf.sample(&mut rng) as u64).collect()
+}
+
+/// One timed run's outcome.
+#[derive(Clone, Copy)]
+struct Sample {
+    elapsed: Duration,
+    hits: usize,
+}
+
+/// Builds a fresh `S`, pre-fills it untimed, then times the workload's keys through it.
+fn run_once<S: Subject>(make: fn(usize) -> S, workload: &Workload) -> Sample {
+    let mut subject = make(workload.capacity);
+    let mut tick = 0;
+    for &key in &workload.prefill {
+        subject.step(key, tick);
+        tick += 1;
+    }
+    // The wall clock is the point of a benchmark; the crate's ban on it is for the cache.
+    #[allow(clippy::disallowed_methods)]
+    let start = Instant::now();
+    let mut hits = 0;
+    for &key in &workload.keys {
+        hits += usize::from(subject.step(key, tick));
+        tick += 1;
+    }
+    let elapsed = start.elapsed();
+    // Keep the final state observable, and drop it (untimed) here.
+    black_box(&subject);
+    Sample { elapsed, hits }
+}
+
+type Runner = Box<dyn Fn(&Workload) -> Sample>;
+
+/// A contender's name and a type-erased handle on its monomorphised `run_once`.
+struct Contender {
+    id: &'static str,
+    label: &'static str,
+    run: Runner,
+}
+
+struct Collect(Vec<Contender>);
+
+impl Visitor for Collect {
+    fn visit<S: Subject + 'static>(&mut self, id: &'static str, label: &'static str, make: fn(usize) -> S) {
+        self.0.push(Contender { id, label, run: Box::new(move |workload| run_once(make, workload)) });
+    }
+}
+
+/// The best run of each contender on one workload, in contender order.
+fn measure(contenders: &[Contender], workload: &Workload, runs: usize) -> Vec<Sample> {
+    let mut best: Vec<Option<Sample>> = vec![None; contenders.len()];
+    // One untimed run first, so the first contender does not pay for a cold CPU and cache.
+    if let Some(first) = contenders.first() {
+        black_box((first.run)(workload));
+    }
+    for round in 1..=runs {
+        eprintln!(
+            "speed: {} at capacity {}: run {round}/{runs}",
+            workload.mix.title().split(':').next().unwrap_or_default(),
+            grouped(workload.capacity)
+        );
+        for (contender, best) in contenders.iter().zip(&mut best) {
+            let sample = (contender.run)(workload);
+            if best.is_none_or(|b| sample.elapsed < b.elapsed) {
+                *best = Some(sample);
+            }
+        }
+    }
+    best.into_iter().flatten().collect()
+}
+
+/// Results for every mix × capacity: `results[mix][capacity][contender]`, as ns/op and hit rate.
+struct Results {
+    capacities: Vec<usize>,
+    ops: usize,
+    ns: Vec<Vec<Vec<f64>>>,
+    hit_rate: Vec<Vec<Vec<f64>>>,
+}
+
+impl Results {
+    /// ns/op on the Zipf mix, by index into `capacities` and into the contenders.
+    fn zipf_ns(&self, capacity: usize, contender: usize) -> f64 {
+        self.ns[0][capacity][contender]
+    }
+}
+
+fn main() {
+    let args = Args::parse("speed");
+    let mut collect = Collect(Vec::new());
+    common::for_each_contender(&mut collect);
+    let contenders = collect.0;
+
+    let mut results =
+        Results { capacities: args.capacities.clone(), ops: args.ops, ns: Vec::new(), hit_rate: Vec::new() };
+    for mix in Mix::ALL {
+        let (mut ns, mut hit_rate) = (Vec::new(), Vec::new());
+        for &capacity in &args.capacities {
+            let workload = mix.workload(capacity, args.ops);
+            let samples = measure(&contenders, &workload, args.runs);
+            ns.push(samples.iter().map(|s| s.elapsed.as_secs_f64() * 1e9 / to_f64(args.ops)).collect());
+            hit_rate.push(samples.iter().map(|s| to_f64(s.hits) / to_f64(args.ops)).collect());
+        }
+        results.ns.push(ns);
+        results.hit_rate.push(hit_rate);
+    }
+
+    let table = table(&contenders, &results, args.runs);
+    println!("{table}");
+    print!("{}", ratio_lines(&contenders, &results));
+
+    if args.write_results {
+        let svg = svg(&contenders, &results, args.runs);
+        let written = common::write_section("speed", &table)
+            .and_then(|()| std::fs::write(common::results_dir().join("ns-per-op.svg"), svg));
+        if let Err(e) = written {
+            eprintln!("speed: cannot write benches/results: {e}");
+            std::process::exit(1);
+        }
+        eprintln!("speed: wrote benches/results/table.md and benches/results/ns-per-op.svg");
+    }
+}
+
+/// One markdown table per mix: ns/op and hit rate per contender and capacity.
+fn table(contenders: &[Contender], results: &Results, runs: usize) -> String {
+    let mut out = format!(
+        "## Speed\n\nns per operation (`get`, and `put` on a miss), best of {runs} run{} of {} operations; \
+         u64 keys and values; each crate's default hasher. Keys from a fixed seed. The expiring \
+         variant's `ManualClock` moves 1 tick per operation and its ttl is capacity/2 ticks. \
+         \"hits\" is the share of `get`s that hit.\n",
+        if runs == 1 { "" } else { "s" },
+        grouped(results.ops)
+    );
+    for (m, mix) in Mix::ALL.into_iter().enumerate() {
+        let _ = write!(out, "\n### {}\n\n| contender |", mix.title());
+        for &capacity in &results.capacities {
+            let _ = write!(out, " {}: ns/op | hits |", grouped(capacity));
+        }
+        out.push_str("\n| --- |");
+        out.push_str(&" ---: | ---: |".repeat(results.capacities.len()));
+        out.push('\n');
+        for (c, contender) in contenders.iter().enumerate() {
+            let _ = write!(out, "| {} |", contender.label);
+            for k in 0..results.capacities.len() {
+                let _ =
+                    write!(out, " {:.1} | {:.1}% |", results.ns[m][k][c], 100.0 * results.hit_rate[m][k][c]);
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// `ratio CAPACITY PEER X`: our no-ttl ops/s over the peer's on the Zipf mix (> 1: we are
+/// faster); `ratio_ttl CAPACITY X`: the never-firing ttl on a `ManualClock` over no ttl.
+fn ratio_lines(contenders: &[Contender], results: &Results) -> String {
+    let index = |id: &str| contenders.iter().position(|c| c.id == id).expect("every id is registered");
+    let ours = index(OURS);
+    let mut out = String::new();
+    for (k, &capacity) in results.capacities.iter().enumerate() {
+        let our_ns = results.zipf_ns(k, ours);
+        for peer in PEERS {
+            let _ = writeln!(out, "ratio {capacity} {peer} {:.2}", results.zipf_ns(k, index(peer)) / our_ns);
+        }
+        let _ = writeln!(out, "ratio_ttl {capacity} {:.2}", our_ns / results.zipf_ns(k, index(OURS_TTL)));
+    }
+    out
+}
+
+/// A hand-written horizontal bar chart of Zipf ns/op: one row per contender, one bar per
+/// capacity.
+fn svg(contenders: &[Contender], results: &Results, runs: usize) -> String {
+    const COLOURS: [&str; 4] = ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1"];
+    const LABEL_W: f64 = 270.0;
+    const BAR_W: f64 = 480.0;
+    const BAR_H: f64 = 14.0;
+    const TOP: f64 = 58.0;
+    let caps = results.capacities.len();
+    let group_h = BAR_H * to_f64(caps) + 10.0;
+    let max =
+        (0..caps).flat_map(|k| (0..contenders.len()).map(move |c| results.zipf_ns(k, c))).fold(1.0, f64::max);
+    let width = LABEL_W + BAR_W + 70.0;
+    let height = TOP + group_h * to_f64(contenders.len()) + 30.0;
+
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        out,
+        r#"<text x="10" y="20" font-size="14" font-weight="bold">Zipf(s = 1.0) workload: ns per operation (lower is better), best of {runs} runs</text>"#
+    );
+    for (k, &capacity) in results.capacities.iter().enumerate() {
+        let x = LABEL_W + 160.0 * to_f64(k);
+        let _ = writeln!(
+            out,
+            r#"<rect x="{x}" y="30" width="12" height="12" fill="{}"/><text x="{}" y="40">capacity {}</text>"#,
+            COLOURS[k % COLOURS.len()],
+            x + 16.0,
+            grouped(capacity)
+        );
+    }
+    for (c, contender) in contenders.iter().enumerate() {
+        let y0 = TOP + group_h * to_f64(c);
+        let _ = writeln!(
+            out,
+            r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
+            LABEL_W - 8.0,
+            y0 + BAR_H * to_f64(caps) / 2.0 + 4.0,
+            contender.label
+        );
+        for k in 0..caps {
+            let ns = results.zipf_ns(k, c);
+            let (y, w) = (y0 + BAR_H * to_f64(k), BAR_W * ns / max);
+            let _ = writeln!(
+                out,
+                r#"<rect x="{LABEL_W}" y="{y}" width="{w:.1}" height="{}" fill="{}"/><text x="{:.1}" y="{}" font-size="11">{ns:.1}</text>"#,
+                BAR_H - 2.0,
+                COLOURS[k % COLOURS.len()],
+                LABEL_W + w + 4.0,
+                y + BAR_H - 4.0
+            );
+        }
+    }
+    let axis_y = height - 24.0;
+    let _ = writeln!(
+        out,
+        r##"<line x1="{LABEL_W}" y1="{TOP}" x2="{LABEL_W}" y2="{axis_y}" stroke="black"/><text x="{LABEL_W}" y="{}" font-size="11" fill="#555">{} operations per run; expiring: ttl capacity/2 ticks, 1 tick per operation</text>"##,
+        axis_y + 16.0,
+        grouped(results.ops)
+    );
+    out.push_str("</svg>\n");
+    out
+}
