@@ -455,8 +455,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         if limit < self.slots.capacity() {
             self.slots.shrink_to(limit);
             self.timers.shrink_to(limit);
-            let (slots, hasher) = (&self.slots, &self.hasher);
-            self.index.shrink_to(limit, |&i| hasher.hash_one(&slots[i as usize].key));
+            self.reindex(limit);
         }
     }
 
@@ -577,6 +576,14 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// list, so this costs one comparison plus one removal per expired entry.
     #[inline]
     fn purge(&mut self, now: u64) {
+        // The check stays inline on every call; the loop only runs when something expired.
+        if self.expiry.head != NIL && !self.is_live(self.expiry.head, now) {
+            self.purge_expired(now);
+        }
+    }
+
+    #[inline(never)]
+    fn purge_expired(&mut self, now: u64) {
         while self.expiry.head != NIL && !self.is_live(self.expiry.head, now) {
             self.remove_slot(self.expiry.head);
         }
@@ -642,9 +649,9 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// Stores a new entry in a new slot; there is room.
     fn insert(&mut self, hash: u64, key: K, value: V, now: u64) {
         let i = self.slots.len() as u32;
-        // Reserve first: if rehashing calls a panicking `Hash`, nothing has changed yet.
-        let (slots, hasher) = (&self.slots, &self.hasher);
-        self.index.reserve(1, |&j| hasher.hash_one(&slots[j as usize].key));
+        if self.index.len() == self.index.capacity() {
+            self.reindex((2 * self.slots.len()).max(4).min(self.limit()));
+        }
         if self.slots.len() == self.slots.capacity() {
             // Grow by doubling, but never past the capacity: a full cache wastes no slots.
             let len = self.slots.len();
@@ -681,6 +688,19 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
             self.timers[i as usize].deadline = deadline;
             self.expiry.move_to_back(&mut self.timers, i);
         }
+    }
+
+    /// Builds a new index with room for `room` entries, reading the slots in order. (Letting
+    /// hashbrown grow or rehash would read them in bucket order: at a million entries, a cache
+    /// miss each.) The old index stays in place until the new one is done, so a panicking
+    /// `Hash` leaves the cache as it was.
+    fn reindex(&mut self, room: usize) {
+        let (slots, hasher) = (&self.slots, &self.hasher);
+        let mut index = HashTable::with_capacity(room.max(slots.len()));
+        for (i, slot) in (0..).zip(slots) {
+            index.insert_unique(hasher.hash_one(&slot.key), i, |&j| hasher.hash_one(&slots[j as usize].key));
+        }
+        self.index = index;
     }
 
     /// Removes slot `i`'s entry from the index, found by identity: no user `Eq` runs.
