@@ -1,8 +1,16 @@
+# shellcheck shell=bash disable=SC2034 # FUZZ and SANITIZER are for the scripts that source this.
 # Shared by the scripts in this folder (sourced, not run): finding the repository, choosing a
 # toolchain for cargo-fuzz, installing what is missing, and calling the harness.
 
-# Every script works from the repository's root, wherever it is called from.
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# Every script works from the repository's root, wherever it is called from; paths given on
+# its command line are relative to where it was called (see from_caller).
+CALLER_DIR=$PWD
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
+
+# A path from the command line, made absolute against the directory the script was called from.
+from_caller() {
+    if [[ $1 == /* ]]; then echo "$1"; else echo "$CALLER_DIR/$1"; fi
+}
 
 die() {
     echo "$(basename "$0"): $*" >&2
