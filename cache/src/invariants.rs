@@ -38,9 +38,9 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
                 return Err(format!("the index finds slot {i}'s key at {found:?}"));
             }
         }
-        let recency = self.recency.walk(&self.slots).map_err(|e| format!("recency list: {e}"))?;
-        if recency.len() != len {
-            return Err(format!("the recency list links {} of {len} slots", recency.len()));
+        let linked = self.recency.walk(&self.slots, |_| {}).map_err(|e| format!("recency list: {e}"))?;
+        if linked != len {
+            return Err(format!("the recency list links {linked} of {len} slots"));
         }
         if self.ttl.is_none() {
             return if self.timers.is_empty() { Ok(()) } else { Err("timers without a ttl".into()) };
@@ -48,14 +48,81 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         if self.timers.len() != len {
             return Err(format!("{} timers for {len} slots", self.timers.len()));
         }
-        let expiry = self.expiry.walk(&self.timers).map_err(|e| format!("expiry list: {e}"))?;
-        if expiry.len() != len {
-            return Err(format!("the expiry list links {} of {len} slots", expiry.len()));
+        let (mut latest, mut sorted) = (0, true);
+        let linked = self
+            .expiry
+            .walk(&self.timers, |i| {
+                let deadline = self.timers[i as usize].deadline;
+                sorted &= latest <= deadline;
+                latest = deadline;
+            })
+            .map_err(|e| format!("expiry list: {e}"))?;
+        if linked != len {
+            return Err(format!("the expiry list links {linked} of {len} slots"));
         }
-        let deadlines = expiry.iter().map(|&i| self.timers[i as usize].deadline);
-        if deadlines.clone().zip(deadlines.skip(1)).any(|(a, b)| a > b) {
+        if !sorted {
             return Err("the expiry list is out of deadline order".into());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::list::NIL;
+    use crate::{Cache, ManualClock};
+
+    /// A cache with a ttl, three entries and a sound structure, to break one way at a time.
+    fn sound() -> Cache<u8, u8, ManualClock> {
+        let clock = ManualClock::new(0);
+        let mut cache = Cache::with_clock(3, Some(10), clock.clone());
+        for k in 0..3 {
+            cache.put(k, k);
+            clock.advance(1);
+        }
+        assert_eq!(cache.check_invariants(), Ok(()));
+        cache
+    }
+
+    fn broken(breaks: impl FnOnce(&mut Cache<u8, u8, ManualClock>)) -> String {
+        let mut cache = sound();
+        breaks(&mut cache);
+        cache.check_invariants().expect_err("the check must see the damage")
+    }
+
+    #[test]
+    fn sees_more_slots_than_the_capacity() {
+        assert!(broken(|c| c.capacity = 2).contains("capacity"));
+    }
+
+    #[test]
+    fn sees_an_index_that_misses_a_slot_or_points_elsewhere() {
+        assert!(broken(|c| c.slots.swap(0, 1)).contains("index"));
+        assert!(broken(|c| c.slots[2].key = 0).contains("index"));
+    }
+
+    #[test]
+    fn sees_broken_recency_links() {
+        assert!(broken(|c| c.recency.head = NIL).contains("recency"));
+        assert!(broken(|c| c.slots[1].recency.prev = 1).contains("recency"));
+        assert!(broken(|c| c.recency.tail = 1).contains("recency"));
+        assert!(broken(|c| c.slots[0].recency.next = 7).contains("recency"));
+    }
+
+    #[test]
+    fn sees_broken_expiry_links_and_order() {
+        assert!(broken(|c| c.expiry.head = NIL).contains("expiry"));
+        assert!(broken(|c| c.timers[0].deadline = 100).contains("deadline order"));
+        assert!(
+            broken(|c| {
+                c.timers.pop();
+            })
+            .contains("timers")
+        );
+    }
+
+    #[test]
+    fn sees_timers_without_a_ttl() {
+        assert!(broken(|c| c.ttl = None).contains("timers without a ttl"));
     }
 }

@@ -116,10 +116,11 @@ impl List {
         }
     }
 
-    /// Walks the list from the head, checking every back link, and returns the indices in order,
-    /// or what is broken: a bad back link, an index out of range, a cycle, a wrong tail.
-    pub(crate) fn walk<N: Node>(self, nodes: &[N]) -> Result<Vec<u32>, String> {
-        let mut order = Vec::with_capacity(nodes.len());
+    /// Walks the list from the head, checking every back link, shows `visit` each index in
+    /// order, and returns how many it visited; or says what is broken: a bad back link, an index
+    /// out of range, a cycle, a wrong tail. Allocates nothing: fuzzers call it after every step.
+    pub(crate) fn walk<N: Node>(self, nodes: &[N], mut visit: impl FnMut(u32)) -> Result<usize, String> {
+        let mut visited = 0;
         let mut prev = NIL;
         let mut i = self.head;
         while i != NIL {
@@ -129,16 +130,17 @@ impl List {
             if node.links().prev != prev {
                 return Err(format!("slot {i} links back to {} instead of {prev}", node.links().prev));
             }
-            if order.len() == nodes.len() {
+            if visited == nodes.len() {
                 return Err("cycle".to_owned());
             }
-            order.push(i);
+            visit(i);
+            visited += 1;
             prev = i;
             i = node.links().next;
         }
         if self.tail != prev {
             return Err(format!("tail is {} but the walk ends at {prev}", self.tail));
         }
-        Ok(order)
+        Ok(visited)
     }
 }
