@@ -305,14 +305,17 @@ fn differ(check: Check, cache: impl fmt::Display, model: impl fmt::Display) -> F
 /// The invariants, checked after every operation.
 fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<(), Failure> {
     let (len, _) = model.len();
-    if cache.len() != len {
-        return Err(differ(Check::Len, cache.len(), len));
+    let cache_len = cache.len();
+    if cache_len != len {
+        return Err(differ(Check::Len, cache_len, len));
     }
-    let expected: Vec<(Key, u64)> = model.iter().0.into_iter().map(|(k, v)| (*k, *v)).collect();
-    // One more than expected is enough to see a difference; a buggy cache's iterator may not end.
-    let actual: Vec<(Key, u64)> = cache.iter().take(expected.len() + 1).map(|(k, v)| (k.key, v.id)).collect();
-    if actual != expected {
-        return Err(differ(Check::Entries, Answer::Entries(actual), Answer::Entries(expected)));
+    let (expected, _) = model.iter();
+    // Compared without collecting (this runs after every step), and only as far as one entry
+    // past the model's: a buggy cache's iterator may not end.
+    let actual = || cache.iter().take(len + 1).map(|(k, v)| (k.key, v.id));
+    if !actual().eq(expected.iter().map(|&(&k, &v)| (k, v))) {
+        let expected = expected.iter().map(|&(&k, &v)| (k, v)).collect();
+        return Err(differ(Check::Entries, Answer::Entries(actual().collect()), Answer::Entries(expected)));
     }
     let (s, m) = (cache.stats(), model.stats().0);
     if (s.hits, s.misses, s.evictions) != (m.hits, m.misses, m.evictions) {
@@ -324,12 +327,12 @@ fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<()
         ));
     }
     let capacity = model.capacity().0;
-    let held = cache.len().max(books.values_alive()).max(books.keys_alive());
+    let held = cache_len.max(books.values_alive()).max(books.keys_alive());
     if cache.capacity() != capacity || held > capacity {
         let shown = format!(
             "capacity {}, {} live entries, {} values and {} keys not dropped",
             cache.capacity(),
-            cache.len(),
+            cache_len,
             books.values_alive(),
             books.keys_alive()
         );
@@ -351,7 +354,7 @@ fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<()
             "every key and value dropped once",
         ));
     }
-    if let Some(&(k, v)) = expected.iter().find(|&&(_, v)| books.life(v) != Life::Alive) {
+    if let Some(&(k, v)) = expected.iter().find(|&&(_, &v)| books.life(v) != Life::Alive) {
         return Err(differ(
             Check::Drops,
             format!("dropped v{v} of live key {k}"),
