@@ -61,56 +61,29 @@ impl Subject for Expiring {
     }
 }
 
-impl Subject for lru::LruCache<u64, u64> {
-    #[inline]
-    fn step(&mut self, key: u64, _: u64) -> bool {
-        if let Some(value) = self.get(&key) {
-            std::hint::black_box(*value);
-            true
-        } else {
-            self.put(key, key);
-            false
+/// The peers' step: `get`, and on a miss their insert (`put` or `insert`).
+macro_rules! get_or_insert {
+    ($($peer:ty => $insert:ident),* $(,)?) => {$(
+        impl Subject for $peer {
+            #[inline]
+            fn step(&mut self, key: u64, _: u64) -> bool {
+                if let Some(value) = self.get(&key) {
+                    std::hint::black_box(*value);
+                    true
+                } else {
+                    self.$insert(key, key);
+                    false
+                }
+            }
         }
-    }
+    )*};
 }
 
-impl Subject for hashlink::LruCache<u64, u64> {
-    #[inline]
-    fn step(&mut self, key: u64, _: u64) -> bool {
-        if let Some(value) = self.get(&key) {
-            std::hint::black_box(*value);
-            true
-        } else {
-            self.insert(key, key);
-            false
-        }
-    }
-}
-
-impl Subject for LruMap<u64, u64, ByLength> {
-    #[inline]
-    fn step(&mut self, key: u64, _: u64) -> bool {
-        if let Some(value) = self.get(&key) {
-            std::hint::black_box(*value);
-            true
-        } else {
-            self.insert(key, key);
-            false
-        }
-    }
-}
-
-impl Subject for quick_cache::unsync::Cache<u64, u64> {
-    #[inline]
-    fn step(&mut self, key: u64, _: u64) -> bool {
-        if let Some(value) = self.get(&key) {
-            std::hint::black_box(*value);
-            true
-        } else {
-            self.insert(key, key);
-            false
-        }
-    }
+get_or_insert! {
+    lru::LruCache<u64, u64> => put,
+    hashlink::LruCache<u64, u64> => insert,
+    LruMap<u64, u64, ByLength> => insert,
+    quick_cache::unsync::Cache<u64, u64> => insert,
 }
 
 impl Subject for HashMap<u64, u64> {
