@@ -167,9 +167,9 @@ impl Case {
         };
         let mut decoder = Decoder { ttl: ttl.unwrap_or(0), bundle: Vec::new() };
         let mut ops = Vec::with_capacity(u.len() / RECORD);
-        while u.len() >= RECORD {
-            let record = <[u8; RECORD]>::arbitrary(&mut u).unwrap_or_default();
-            ops.extend(decoder.op(record));
+        // Whole records only: a trailing partial record is no operation.
+        while let Ok(&[tag, a, b]) = u.bytes(RECORD) {
+            ops.extend(decoder.op([tag, a, b]));
         }
         Case { capacity: capacity_of(capacity), ttl, start: STARTS[usize::from(start % 4)], ops }
     }

@@ -333,7 +333,13 @@ impl<K: Clone + PartialEq, V> Model<K, V> {
     /// The live entries, most recently used first.
     pub fn iter(&self) -> (Vec<(&K, &V)>, Transition) {
         let t = if self.entries.is_empty() { IterEmpty } else { IterNonEmpty };
-        (self.entries.iter().rev().map(|(k, v, _)| (k, v)).collect(), t)
+        (self.live().collect(), t)
+    }
+
+    /// The live entries, most recently used first, without a transition or a `Vec`: for checks
+    /// that run after every step.
+    pub fn live(&self) -> impl ExactSizeIterator<Item = (&K, &V)> {
+        self.entries.iter().rev().map(|(k, v, _)| (k, v))
     }
 
     /// The counters.
