@@ -26,151 +26,151 @@ fn classic_removed_key_leaves_no_ghost() {
     check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Put(1), Remove(0), Put(2), Get(1)] });
 }
 
-/// lockstep divergence at step 3 of 3, Get(0): the live entries, most recently used first, differ from the model's
-///     cache: [(1, v1), (0, v0)]
-///     model: [(0, v0), (1, v1)]
-///
-/// Planted bug `get-skips-refresh` (get does not make the entry the most recently used), found by fuzzing; shrunk from 3 to 3 operations (get-skips-refresh.crash).
+// lockstep divergence at step 3 of 3, Get(0): the live entries, most recently used first, differ from the model's
+//     cache: [(1, v1), (0, v0)]
+//     model: [(0, v0), (1, v1)]
+//
+// Planted bug `get-skips-refresh` (get does not make the entry the most recently used), found by fuzzing; shrunk from 3 to 3 operations (get-skips-refresh.crash).
 #[test]
 fn get_entries_bb3e2832() {
     check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Put(1), Get(0)] });
 }
 
-/// lockstep divergence at step 2 of 2, Put(0): the return value differs from the model's
-///     cache: None
-///     model: Some(v0) (put_overwrote_at_capacity)
-///
-/// Planted bug `overwrite-at-capacity-evicts` (a put into a full cache evicts before looking for the key, even for an overwrite), found by fuzzing; shrunk from 2 to 2 operations (overwrite-at-capacity-evicts.crash).
+// lockstep divergence at step 2 of 2, Put(0): the return value differs from the model's
+//     cache: None
+//     model: Some(v0) (put_overwrote_at_capacity)
+//
+// Planted bug `overwrite-at-capacity-evicts` (a put into a full cache evicts before looking for the key, even for an overwrite), found by fuzzing; shrunk from 2 to 2 operations (overwrite-at-capacity-evicts.crash).
 #[test]
 fn put_answer_e7c3e5e4() {
     check(&Case { capacity: 1, ttl: None, start: 0, ops: vec![Put(0), Put(0)] });
 }
 
-/// lockstep divergence at step 3 of 3, Remove(0): the cache panicked
-///     cache: panicked: index out of bounds: the len is 1 but the index is 1
-///     model: no panic
-///
-/// Planted bug `removal-leaves-ghost` (removing an entry leaves a stale link to the moved slot (a ghost) in the recency list), found by fuzzing; shrunk from 3 to 3 operations (removal-leaves-ghost.crash).
+// lockstep divergence at step 3 of 3, Remove(0): the cache panicked
+//     cache: panicked: index out of bounds: the len is 1 but the index is 1
+//     model: no panic
+//
+// Planted bug `removal-leaves-ghost` (removing an entry leaves a stale link to the moved slot (a ghost) in the recency list), found by fuzzing; shrunk from 3 to 3 operations (removal-leaves-ghost.crash).
 #[test]
 fn remove_panic_79502dc6() {
     check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Put(1), Remove(0)] });
 }
 
-/// lockstep divergence at step 2 of 2, Advance(1): len() differs from the model's
-///     cache: 1
-///     model: 0
-///
-/// Planted bug `deadline-inclusive` (an entry is still live exactly at its deadline (<= instead of <)), found by fuzzing; shrunk from 2 to 2 operations (deadline-inclusive.crash).
+// lockstep divergence at step 2 of 2, Advance(1): len() differs from the model's
+//     cache: 1
+//     model: 0
+//
+// Planted bug `deadline-inclusive` (an entry is still live exactly at its deadline (<= instead of <)), found by fuzzing; shrunk from 2 to 2 operations (deadline-inclusive.crash).
 #[test]
 fn advance_len_327e502a() {
     check(&Case { capacity: 1, ttl: Some(1), start: 0, ops: vec![Put(0), Advance(1)] });
 }
 
-/// lockstep divergence at step 4 of 4, Advance(1): len() differs from the model's
-///     cache: 0
-///     model: 1
-///
-/// Planted bug `overwrite-keeps-timer` (an overwrite does not restart the entry's timer), found by fuzzing; shrunk from 8 to 4 operations (overwrite-keeps-timer.crash).
+// lockstep divergence at step 4 of 4, Advance(1): len() differs from the model's
+//     cache: 0
+//     model: 1
+//
+// Planted bug `overwrite-keeps-timer` (an overwrite does not restart the entry's timer), found by fuzzing; shrunk from 8 to 4 operations (overwrite-keeps-timer.crash).
 #[test]
 fn advance_len_7b1e56dd() {
     check(&Case { capacity: 1, ttl: Some(2), start: 0, ops: vec![Put(0), Advance(1), Put(0), Advance(1)] });
 }
 
-/// lockstep divergence at step 4 of 4, Advance(1): len() differs from the model's
-///     cache: 1
-///     model: 0
-///
-/// Planted bug `get-extends-ttl` (get restarts the entry's timer, as if it were a write), found by fuzzing; shrunk from 6 to 4 operations (get-extends-ttl.crash).
+// lockstep divergence at step 4 of 4, Advance(1): len() differs from the model's
+//     cache: 1
+//     model: 0
+//
+// Planted bug `get-extends-ttl` (get restarts the entry's timer, as if it were a write), found by fuzzing; shrunk from 6 to 4 operations (get-extends-ttl.crash).
 #[test]
 fn advance_len_bfad491d() {
     check(&Case { capacity: 1, ttl: Some(2), start: 0, ops: vec![Put(0), Advance(1), Get(0), Advance(1)] });
 }
 
-/// lockstep divergence at step 2 of 2, Resize(0): len() differs from the model's
-///     cache: 1
-///     model: 0
-///
-/// Planted bug `resize-keeps-all` (resize sets the capacity but evicts nothing), found by fuzzing; shrunk from 2 to 2 operations (resize-keeps-all.crash).
+// lockstep divergence at step 2 of 2, Resize(0): len() differs from the model's
+//     cache: 1
+//     model: 0
+//
+// Planted bug `resize-keeps-all` (resize sets the capacity but evicts nothing), found by fuzzing; shrunk from 2 to 2 operations (resize-keeps-all.crash).
 #[test]
 fn resize_len_09442116() {
     check(&Case { capacity: 1, ttl: None, start: 0, ops: vec![Put(0), Resize(0)] });
 }
 
-/// lockstep divergence at step 3 of 3, Peek(0): the live entries, most recently used first, differ from the model's
-///     cache: [(0, v0), (1, v1)]
-///     model: [(1, v1), (0, v0)]
-///
-/// Planted bug `peek-promotes` (peek makes the entry the most recently used (impossible with `peek( Found by fuzzing; self)`: the bug changes the signature)), found by fuzzing; shrunk from 3 to 3 operations (/work/main/target/hunt/peek-promotes.crash).
+// lockstep divergence at step 3 of 3, Peek(0): the live entries, most recently used first, differ from the model's
+//     cache: [(0, v0), (1, v1)]
+//     model: [(1, v1), (0, v0)]
+//
+// Planted bug `peek-promotes` (peek makes the entry the most recently used (impossible with `peek( Found by fuzzing; self)`: the bug changes the signature)), found by fuzzing; shrunk from 3 to 3 operations (/work/main/target/hunt/peek-promotes.crash).
 #[test]
 fn peek_entries_a9a95ce2() {
     check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Put(1), Peek(0)] });
 }
 
-/// lockstep divergence at step 2 of 2, Put(1): the cache holds more than its capacity
-///     cache: capacity 1, 1 live entries, 2 values and 1 keys not dropped
-///     model: capacity 1, at most 1 of each
-///
-/// Planted bug `evicted-value-forgotten` (put forgets the evicted value instead of dropping it (a leak)), found by fuzzing; shrunk from 2 to 2 operations (evicted-value-forgotten.crash).
+// lockstep divergence at step 2 of 2, Put(1): the cache holds more than its capacity
+//     cache: capacity 1, 1 live entries, 2 values and 1 keys not dropped
+//     model: capacity 1, at most 1 of each
+//
+// Planted bug `evicted-value-forgotten` (put forgets the evicted value instead of dropping it (a leak)), found by fuzzing; shrunk from 2 to 2 operations (evicted-value-forgotten.crash).
 #[test]
 fn put_capacity_0dc6604d() {
     check(&Case { capacity: 1, ttl: None, start: 0, ops: vec![Put(0), Put(1)] });
 }
 
-/// lockstep divergence at step 1 of 1, Put(0): the cache panicked
-///     cache: panicked: index out of bounds: the len is 0 but the index is 4294967295
-///     model: no panic
-///
-/// Planted bug `capacity-zero-panics` (a put into a cache of capacity 0 indexes an empty list and panics), found by fuzzing; shrunk from 1 to 1 operations (capacity-zero-panics.crash).
+// lockstep divergence at step 1 of 1, Put(0): the cache panicked
+//     cache: panicked: index out of bounds: the len is 0 but the index is 4294967295
+//     model: no panic
+//
+// Planted bug `capacity-zero-panics` (a put into a cache of capacity 0 indexes an empty list and panics), found by fuzzing; shrunk from 1 to 1 operations (capacity-zero-panics.crash).
 #[test]
 fn put_panic_462a7c27() {
     check(&Case { capacity: 0, ttl: None, start: 0, ops: vec![Put(0)] });
 }
 
-/// lockstep divergence at step 2 of 2, Push(0): the return value differs from the model's
-///     cache: None
-///     model: Some((0, v0)) (push_overwrote_at_capacity)
-///
-/// Planted bug `push-loses-old-pair` (push returns nothing on an overwrite instead of the old pair), found by fuzzing; shrunk from 2 to 2 operations (push-loses-old-pair.crash).
+// lockstep divergence at step 2 of 2, Push(0): the return value differs from the model's
+//     cache: None
+//     model: Some((0, v0)) (push_overwrote_at_capacity)
+//
+// Planted bug `push-loses-old-pair` (push returns nothing on an overwrite instead of the old pair), found by fuzzing; shrunk from 2 to 2 operations (push-loses-old-pair.crash).
 #[test]
 fn push_answer_f958b134() {
     check(&Case { capacity: 1, ttl: None, start: 0, ops: vec![Put(0), Push(0)] });
 }
 
-/// lockstep divergence at step 3 of 3, Put(2): the live entries, most recently used first, differ from the model's
-///     cache: [(2, v2), (0, v0)]
-///     model: [(2, v2), (1, v1)]
-///
-/// Planted bug `evicts-most-recent` (a full cache evicts the most recently used entry instead of the least), found by fuzzing; shrunk from 4 to 3 operations (evicts-most-recent.crash).
+// lockstep divergence at step 3 of 3, Put(2): the live entries, most recently used first, differ from the model's
+//     cache: [(2, v2), (0, v0)]
+//     model: [(2, v2), (1, v1)]
+//
+// Planted bug `evicts-most-recent` (a full cache evicts the most recently used entry instead of the least), found by fuzzing; shrunk from 4 to 3 operations (evicts-most-recent.crash).
 #[test]
 fn put_entries_b58c60a0() {
     check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Put(1), Put(2)] });
 }
 
-/// lockstep divergence at step 1 of 1, Get(0): stats() differs from the model's
-///     cache: Stats { hits: 1, misses: 0, evictions: 0 }
-///     model: Stats { hits: 0, misses: 1, evictions: 0 }
-///
-/// Planted bug `misses-counted-as-hits` (stats count a get that misses as a hit), found by fuzzing; shrunk from 1 to 1 operations (misses-counted-as-hits.crash).
+// lockstep divergence at step 1 of 1, Get(0): stats() differs from the model's
+//     cache: Stats { hits: 1, misses: 0, evictions: 0 }
+//     model: Stats { hits: 0, misses: 1, evictions: 0 }
+//
+// Planted bug `misses-counted-as-hits` (stats count a get that misses as a hit), found by fuzzing; shrunk from 1 to 1 operations (misses-counted-as-hits.crash).
 #[test]
 fn get_stats_ffd74ee7() {
     check(&Case { capacity: 0, ttl: None, start: 0, ops: vec![Get(0)] });
 }
 
-/// lockstep divergence at step 3 of 3, Put(0): the return value differs from the model's
-///     cache: Some(v0)
-///     model: None (put_inserted)
-///
-/// Planted bug `expired-evicts-live` (a write does not drop expired entries first, so a full cache evicts a live entry (and overwrites see expired ones)), found by fuzzing; shrunk from 3 to 3 operations (expired-evicts-live.crash).
+// lockstep divergence at step 3 of 3, Put(0): the return value differs from the model's
+//     cache: Some(v0)
+//     model: None (put_inserted)
+//
+// Planted bug `expired-evicts-live` (a write does not drop expired entries first, so a full cache evicts a live entry (and overwrites see expired ones)), found by fuzzing; shrunk from 3 to 3 operations (expired-evicts-live.crash).
 #[test]
 fn put_answer_4ecada4e() {
     check(&Case { capacity: 1, ttl: Some(1), start: 0, ops: vec![Put(0), Advance(1), Put(0)] });
 }
 
-/// lockstep divergence at step 2 of 2, Advance(1): the live entries, most recently used first, differ from the model's
-///     cache: [(0, v0)]
-///     model: []
-///
-/// Planted bug `iter-shows-expired` (iter yields entries that have expired), found by fuzzing; shrunk from 3 to 2 operations (iter-shows-expired.crash).
+// lockstep divergence at step 2 of 2, Advance(1): the live entries, most recently used first, differ from the model's
+//     cache: [(0, v0)]
+//     model: []
+//
+// Planted bug `iter-shows-expired` (iter yields entries that have expired), found by fuzzing; shrunk from 3 to 2 operations (iter-shows-expired.crash).
 #[test]
 fn advance_entries_327e502a() {
     check(&Case { capacity: 1, ttl: Some(1), start: 0, ops: vec![Put(0), Advance(1)] });
