@@ -103,3 +103,8 @@ mod list;
 pub use crate::cache::{Cache, DefaultHashBuilder, Stats};
 pub use crate::clock::{Clock, ManualClock, SystemClock};
 pub use crate::iter::Iter;
+
+// The README's examples compile and run as doctests, so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
