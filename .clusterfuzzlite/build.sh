@@ -18,7 +18,7 @@ set -euo pipefail
     { echo "build.sh: cargo-fuzz targets are libFuzzer targets, not FUZZING_ENGINE=$FUZZING_ENGINE" >&2; exit 1; }
 : "${OUT:?build.sh: OUT (where the fuzz targets go) is not set}"
 WORK=${WORK:-$(mktemp -d)}
-source scripts/lib.sh # fuzz_targets: the targets named in fuzz/Cargo.toml
+source scripts/lib.sh # fuzz_targets (the targets named in fuzz/Cargo.toml) and MAX_LEN
 
 # cargo-fuzz's --sanitizer. RUSTFLAGS from OSS-Fuzz's `compile` already asks for the same one
 # (-Zsanitizer=address); repeating it is harmless. undefined and coverage add no sanitizer.
@@ -57,12 +57,11 @@ for target in $(fuzz_targets); do
     fi
     echo "build.sh: $target: $OUT/$target with $count seed files"
 
-    # A case is a 4-byte header and 3 bytes per operation: 4096 bytes (libFuzzer's usual limit,
-    # as in scripts/fuzz) is about 1,360 operations. Cases run at thousands a second under
-    # AddressSanitizer; one that takes 10 s is a hang.
+    # The same input limit as scripts/fuzz (MAX_LEN, from lib.sh: 512 bytes, 170 operations).
+    # Cases run at thousands a second under AddressSanitizer; one that takes 10 s is a hang.
     cat >"$OUT/$target.options" <<EOF
 [libfuzzer]
-max_len = 4096
+max_len = $MAX_LEN
 timeout = 10
 EOF
 done
