@@ -782,3 +782,35 @@ impl<K: Clone, V: Clone, C: Clock + Clone, S: Clone> Clone for Cache<K, V, C, S>
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Cache, ManualClock};
+
+    fn filled(capacity: usize, ttl: Option<u64>, entries: u32) -> Cache<u32, u32, ManualClock> {
+        let mut cache = Cache::with_clock(capacity, ttl, ManualClock::new(0));
+        for k in 0..entries {
+            cache.put(k, k);
+        }
+        cache
+    }
+
+    #[test]
+    fn a_full_cache_allocates_no_slot_beyond_its_capacity() {
+        for capacity in [1, 5, 37, 1000] {
+            let cache = filled(capacity, Some(100), 2 * capacity as u32);
+            assert_eq!(cache.slots.capacity(), capacity, "slots for capacity {capacity}");
+            assert_eq!(cache.timers.capacity(), capacity, "timers for capacity {capacity}");
+        }
+    }
+
+    #[test]
+    fn shrinking_gives_memory_back() {
+        let mut cache = filled(1000, Some(100), 1000);
+        let index_before = cache.index.capacity();
+        cache.resize(10);
+        assert!(cache.slots.capacity() < 20 && cache.timers.capacity() < 20);
+        assert!(cache.index.capacity() < index_before / 10);
+        assert_eq!(cache.check_invariants(), Ok(()));
+    }
+}

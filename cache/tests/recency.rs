@@ -251,3 +251,22 @@ fn debug_prints_the_live_entries_most_recent_first() {
     cache.put('b', 2);
     assert_eq!(format!("{cache:?}"), "{'b': 2, 'a': 1}");
 }
+
+#[test]
+fn iter_size_hint_counts_what_is_left() {
+    let mut cache = lru(4);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    cache.put('c', 3);
+    let mut iter = cache.iter();
+    assert_eq!(iter.size_hint(), (3, Some(3)));
+    iter.next();
+    assert_eq!(iter.size_hint(), (2, Some(2)));
+    assert_eq!(iter.by_ref().count(), 2);
+    assert_eq!(iter.size_hint(), (0, Some(0)));
+    // With a ttl some of what is left may have expired: only the upper bound is sure.
+    let mut timed = Cache::with_clock(4, Some(10), ManualClock::new(0));
+    timed.put('a', 1);
+    timed.put('b', 2);
+    assert_eq!(timed.iter().size_hint(), (0, Some(2)));
+}

@@ -191,3 +191,30 @@ fn clock_impls_for_references_and_smart_pointers_read_the_same_time() {
     assert_eq!(std::sync::Arc::new(clock.clone()).now(), 3);
     assert_eq!(Box::new(clock).now(), 3);
 }
+
+#[test]
+fn manual_clock_set_moves_time_to_the_given_tick() {
+    let (mut cache, clock) = timed(4, 10);
+    cache.put("a", 1);
+    clock.set(1009);
+    assert!(cache.contains(&"a"));
+    clock.set(1010);
+    assert!(!cache.contains(&"a"));
+}
+
+#[test]
+fn the_system_clock_moves_forward() {
+    // Not a timing test: it only needs the clock to have moved at all across a short sleep.
+    let before = cache::SystemClock.now();
+    std::thread::sleep(std::time::Duration::from_millis(2));
+    let after = cache::SystemClock.now();
+    assert!(after > before + 1_000_000, "2 ms are at least 1,000,000 ns: {before} -> {after}");
+}
+
+#[test]
+fn with_ttl_entries_expire_on_the_system_clock() {
+    let mut cache = Cache::with_ttl(2, std::time::Duration::from_millis(1));
+    cache.put("a", 1);
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    assert_eq!(cache.get(&"a"), None);
+}
