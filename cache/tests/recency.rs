@@ -270,3 +270,19 @@ fn iter_size_hint_counts_what_is_left() {
     timed.put('b', 2);
     assert_eq!(timed.iter().size_hint(), (0, Some(2)));
 }
+
+#[test]
+fn a_clone_is_independent_and_shares_the_clock() {
+    let clock = ManualClock::new(0);
+    let mut cache = Cache::with_clock(2, Some(10), clock.clone());
+    cache.put('a', 1);
+    cache.put('b', 2);
+    let mut copy = cache.clone();
+    cache.put('c', 3);
+    copy.get(&'a');
+    assert_eq!(keys(&cache), ['c', 'b']);
+    assert_eq!(keys(&copy), ['a', 'b']);
+    assert_eq!(copy.check_invariants(), Ok(()));
+    clock.advance(10);
+    assert!(copy.is_empty(), "the clone reads the same clock");
+}

@@ -27,13 +27,11 @@ pub(crate) trait Subject {
 impl<C: Clock> Subject for Cache<u64, u64, C> {
     #[inline]
     fn step(&mut self, key: u64, _: u64) -> bool {
-        if let Some(value) = self.get(&key) {
-            std::hint::black_box(*value);
-            true
-        } else {
+        let hit = self.get(&key).map(|value| std::hint::black_box(*value)).is_some();
+        if !hit {
             self.put(key, key);
-            false
         }
+        hit
     }
 }
 
@@ -67,13 +65,11 @@ macro_rules! get_or_insert {
         impl Subject for $peer {
             #[inline]
             fn step(&mut self, key: u64, _: u64) -> bool {
-                if let Some(value) = self.get(&key) {
-                    std::hint::black_box(*value);
-                    true
-                } else {
+                let hit = self.get(&key).map(|value| std::hint::black_box(*value)).is_some();
+                if !hit {
                     self.$insert(key, key);
-                    false
                 }
+                hit
             }
         }
     )*};
@@ -91,13 +87,11 @@ impl Subject for HashMap<u64, u64> {
 
     #[inline]
     fn step(&mut self, key: u64, _: u64) -> bool {
-        if let Some(value) = self.get(&key) {
-            std::hint::black_box(*value);
-            true
-        } else {
+        let hit = self.get(&key).map(|value| std::hint::black_box(*value)).is_some();
+        if !hit {
             self.insert(key, key);
-            false
         }
+        hit
     }
 }
 
