@@ -16,6 +16,13 @@ use fuzz::minimise::minimise;
 use fuzz::regression::regression;
 use fuzz::{Case, Signature};
 
+/// `println!` that stops quietly when the reader has gone (`harness ledger ... | head`).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 const USAGE: &str = "\
 usage: harness COMMAND [ARGS]
 
@@ -57,13 +64,13 @@ fn main() -> ExitCode {
         "pin" => one_path(rest).and_then(|p| pin(&p)),
         "bugs" => {
             for bug in fuzz::bugs::BUGS {
-                println!("{:<30}{}", bug.name, bug.summary);
+                say!("{:<30}{}", bug.name, bug.summary);
             }
             Ok(())
         }
         "plant" => plant(rest),
         "-h" | "--help" | "help" => {
-            println!("{USAGE}");
+            say!("{USAGE}");
             Ok(())
         }
         other => Err(format!("unknown command '{other}' (try --help)")),
@@ -106,12 +113,12 @@ fn replay(args: &[String]) -> Result<(), String> {
             return Err(format!("{} diverges:\n{divergence}", file.display()));
         }
     }
-    println!("replayed {} cases ({ops} operations) in {:.2?}: no divergence", all.len(), started.elapsed());
+    say!("replayed {} cases ({ops} operations) in {:.2?}: no divergence", all.len(), started.elapsed());
     Ok(())
 }
 
 fn fmt(path: &Path) -> Result<(), String> {
-    println!("{:?}", read_case(path)?);
+    say!("{:?}", read_case(path)?);
     Ok(())
 }
 
@@ -121,8 +128,8 @@ fn signature(path: &Path) -> Result<(), String> {
     let outcome = fuzz::replay(&case, &mut |_| {});
     let _ = std::panic::take_hook();
     match outcome {
-        Ok(()) => println!("passes"),
-        Err(divergence) => println!("{}", signature_name(divergence.signature())),
+        Ok(()) => say!("passes"),
+        Err(divergence) => say!("{}", signature_name(divergence.signature())),
     }
     Ok(())
 }
@@ -138,7 +145,7 @@ fn triage(args: &[String]) -> Result<(), String> {
         }
     }
     let failing: usize = groups.values().map(Vec::len).sum();
-    println!(
+    say!(
         "triage: {failing} failing inputs, {} distinct failures, {passing} inputs that pass now",
         groups.len()
     );
@@ -153,8 +160,8 @@ fn triage(args: &[String]) -> Result<(), String> {
             file.display()
         );
         let test = regression(&shrunk.divergence, &origin)?;
-        println!("\n=== {} ({} inputs), e.g. {}", signature_name(signature), group.len(), file.display());
-        println!(
+        say!("\n=== {} ({} inputs), e.g. {}", signature_name(signature), group.len(), file.display());
+        say!(
             "{}\n\nproposed regression test (scripts/promote {} adds it):\n\n{}",
             shrunk.divergence,
             file.display(),
@@ -179,8 +186,8 @@ fn minimise_cmd(args: &[String]) -> Result<(), String> {
     let _ = std::panic::take_hook();
     let origin = format!("shrunk from {} to {} operations ({file})", case.ops.len(), shrunk.case.ops.len());
     let test = regression(&shrunk.divergence, &origin)?;
-    println!("{}", shrunk.divergence);
-    println!(
+    say!("{}", shrunk.divergence);
+    say!(
         "\nminimised {} -> {} operations with {} replays in {:.2?}",
         case.ops.len(),
         shrunk.case.ops.len(),
@@ -188,7 +195,7 @@ fn minimise_cmd(args: &[String]) -> Result<(), String> {
         started.elapsed()
     );
     if !write {
-        println!("\nthe regression test (write it with --write):\n\n{}", test.test);
+        say!("\nthe regression test (write it with --write):\n\n{}", test.test);
         return Ok(());
     }
     let tests = corpus::root().join("fuzz/tests/regressions.rs");
@@ -197,7 +204,7 @@ fn minimise_cmd(args: &[String]) -> Result<(), String> {
     fs::write(&bytes_file, &test.bytes).map_err(|e| format!("cannot write {}: {e}", bytes_file.display()))?;
     let existing = fs::read_to_string(&tests).unwrap_or_default();
     if existing.contains(&format!("fn {}()", test.name)) {
-        println!("\n{} is already in {}", test.name, tests.display());
+        say!("\n{} is already in {}", test.name, tests.display());
         return Ok(());
     }
     let mut out = fs::OpenOptions::new()
@@ -205,7 +212,7 @@ fn minimise_cmd(args: &[String]) -> Result<(), String> {
         .open(&tests)
         .map_err(|e| format!("cannot open {}: {e}", tests.display()))?;
     write!(out, "\n{}", test.test).map_err(|e| e.to_string())?;
-    println!("\nwrote {}\nappended to {}:\n\n{}", bytes_file.display(), tests.display(), test.test);
+    say!("\nwrote {}\nappended to {}:\n\n{}", bytes_file.display(), tests.display(), test.test);
     Ok(())
 }
 
@@ -239,14 +246,14 @@ fn exhaustive_cmd(args: &[String]) -> Result<(), String> {
     let elapsed = started.elapsed();
     match outcome.found {
         Some(divergence) => {
-            println!("{divergence}");
-            println!(
+            say!("{divergence}");
+            say!(
                 "\nexhaustive: shortest failure has {} operations ({} cases checked in {elapsed:.2?})",
                 divergence.case.ops.len(),
                 outcome.checked
             );
         }
-        None => println!(
+        None => say!(
             "exhaustive: no failure up to {depth} operations ({} cases checked in {elapsed:.2?})",
             outcome.checked
         ),
@@ -259,7 +266,7 @@ fn ledger(args: &[String]) -> Result<(), String> {
     for (file, case) in cases(args)? {
         ledger.replay(&case).map_err(|d| format!("{} diverges:\n{d}", file.display()))?;
     }
-    println!("{ledger}");
+    say!("{ledger}");
     Ok(())
 }
 
@@ -269,7 +276,7 @@ fn seeds(dir: &Path) -> Result<(), String> {
         let path = dir.join(format!("seed-{name}"));
         fs::write(&path, case.to_bytes()?).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    println!("wrote {} seeds into {}", fuzz::seeds::seeds().len(), dir.display());
+    say!("wrote {} seeds into {}", fuzz::seeds::seeds().len(), dir.display());
     Ok(())
 }
 
@@ -286,7 +293,7 @@ fn canon(dir: &Path) -> Result<(), String> {
             rewritten += 1;
         }
     }
-    println!("canon: {} files kept, {rewritten} rewritten, {dropped} duplicates removed", seen.len());
+    say!("canon: {} files kept, {rewritten} rewritten, {dropped} duplicates removed", seen.len());
     Ok(())
 }
 
@@ -294,7 +301,7 @@ fn pin(dir: &Path) -> Result<(), String> {
     let pins = corpus::pins(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     let file = dir.with_extension("pins");
     fs::write(&file, &pins).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-    println!("pinned {} files in {}", pins.lines().count(), file.display());
+    say!("pinned {} files in {}", pins.lines().count(), file.display());
     Ok(())
 }
 
@@ -306,6 +313,6 @@ fn plant(args: &[String]) -> Result<(), String> {
     let source = fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     fs::write(&file, fuzz::bugs::plant(bug, &source)?)
         .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-    println!("planted {name} in {}", file.display());
+    say!("planted {name} in {}", file.display());
     Ok(())
 }
