@@ -34,12 +34,9 @@ for target in $(fuzz_targets); do
     cargo fuzz build -O --debug-assertions --sanitizer "$sanitizer" --target "$triple" "$target"
 done
 
-# fuzz/ is a member of the workspace, so the binaries are in the workspace's target folder.
-target_dir=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-bin_dir=$target_dir/$triple/release
 mkdir -p "$OUT"
 for target in $(fuzz_targets); do
-    cp "$bin_dir/$target" "$OUT/"
+    cp "$(fuzz_binary "$target" "$triple")" "$OUT/"
 
     seeds=$WORK/seeds/$target
     rm -rf "$seeds" "$OUT/${target}_seed_corpus.zip"

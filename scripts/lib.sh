@@ -63,6 +63,15 @@ require_seconds() {
     [[ $1 =~ ^[1-9][0-9]*$ ]] || die "SECONDS must be a positive whole number, not '$1'"
 }
 
+# Where `cargo fuzz build` puts TARGET's binary, for TRIPLE (default: this machine's). cargo-fuzz
+# builds into the workspace's target folder (CARGO_TARGET_DIR, if set), under the triple.
+fuzz_binary() {
+    local triple=${2:-$(rustc -vV | sed -n 's/^host: //p')}
+    local dir
+    dir=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+    echo "$dir/$triple/release/$1"
+}
+
 # The harness's command line (fuzz/src/bin/harness.rs), built in release mode.
 harness() {
     cargo run --quiet --release -p fuzz --bin harness -- "$@"
