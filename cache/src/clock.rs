@@ -1,13 +1,15 @@
 //! Where the cache's notion of time comes from.
 //!
 //! The cache never reads the system clock itself: it asks its [`Clock`], so tests and fuzzers
-//! can drive time by hand with a [`ManualClock`] and production code gets [`SystemClock`].
+//! can drive time by hand with a [`ManualClock`] and production code gets [`SystemClock`], or
+//! [`CoarseClock`] where a system call per operation costs too much.
 
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::thread;
+use std::time::{Duration, Instant};
 
 /// A monotonic source of time, in ticks.
 ///
@@ -63,6 +65,70 @@ impl Clock for SystemClock {
         let epoch = *EPOCH.get_or_init(Instant::now);
         // u64 nanoseconds last 584 years; saturate rather than wrap beyond that.
         u64::try_from(epoch.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+}
+
+/// The [`SystemClock`]'s time, read by a background thread once per `resolution` and kept in an
+/// atomic: reading it costs one load instead of a system call (about 1 ns against 20–30 ns),
+/// and in exchange an entry may outlive its ttl by up to one `resolution`, never less.
+///
+/// Ticks are nanoseconds on the [`SystemClock`]'s scale, so ttls work the same on both. Clones
+/// share one thread, which ends within a `resolution` after the last clone is dropped. If no
+/// thread can be started, every read asks the [`SystemClock`] instead.
+///
+/// # Example
+///
+/// ```
+/// use std::time::Duration;
+/// use cache::{Cache, CoarseClock};
+///
+/// let ttl = Duration::from_secs(60).as_nanos() as u64;
+/// let mut cache = Cache::with_clock(100, Some(ttl), CoarseClock::new(Duration::from_millis(1)));
+/// cache.put("session", 7);
+/// assert_eq!(cache.get(&"session"), Some(&7));
+/// ```
+#[derive(Clone, Debug)]
+pub struct CoarseClock {
+    /// The time the thread stored last; `None` if it could not be started.
+    latest: Option<Arc<AtomicU64>>,
+}
+
+impl CoarseClock {
+    /// Starts the thread that reads the system clock every `resolution` (at least 1 µs).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use cache::{Clock, CoarseClock, SystemClock};
+    ///
+    /// let clock = CoarseClock::new(Duration::from_millis(1));
+    /// assert!(clock.now() <= SystemClock.now());
+    /// ```
+    #[must_use]
+    pub fn new(resolution: Duration) -> Self {
+        let resolution = resolution.max(Duration::from_micros(1));
+        let latest = Arc::new(AtomicU64::new(SystemClock.now()));
+        // The thread holds only a weak reference, so dropping the last clone stops it.
+        let weak = Arc::downgrade(&latest);
+        let started = thread::Builder::new().name("cache::CoarseClock".into()).spawn(move || {
+            while let Some(latest) = weak.upgrade() {
+                latest.store(SystemClock.now(), Ordering::Relaxed);
+                drop(latest);
+                thread::sleep(resolution);
+            }
+        });
+        Self { latest: started.is_ok().then_some(latest) }
+    }
+}
+
+impl Clock for CoarseClock {
+    #[inline]
+    fn now(&self) -> u64 {
+        match &self.latest {
+            Some(latest) => latest.load(Ordering::Relaxed),
+            None => SystemClock.now(),
+        }
     }
 }
 
@@ -170,5 +236,29 @@ impl<C: Clock + ?Sized> Clock for Arc<C> {
     #[inline]
     fn now(&self) -> u64 {
         (**self).now()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use super::CoarseClock;
+
+    #[test]
+    fn the_coarse_clock_thread_lets_go_of_the_time_when_the_last_clone_drops() {
+        let clock = CoarseClock::new(Duration::from_millis(1));
+        let latest = Arc::downgrade(clock.latest.as_ref().expect("the thread started"));
+        let clone = clock.clone();
+        drop(clock);
+        assert!(latest.upgrade().is_some(), "a clone still holds the time");
+        drop(clone);
+        // The thread holds the time only while it stores it, for a moment every millisecond.
+        let released = (0..1000).any(|_| {
+            std::thread::sleep(Duration::from_micros(100));
+            latest.upgrade().is_none()
+        });
+        assert!(released, "the thread keeps the time alive");
     }
 }

@@ -4,7 +4,8 @@ A fast, safe least-recently-used cache with an optional time-to-live and an inje
 [`Cache`] holds at most `capacity` entries. When a new key arrives and the cache is full, the
 least recently used entry makes room. With a time-to-live (ttl), every entry also vanishes a
 fixed time after it was last written. Time comes from a [`Clock`] you choose: [`SystemClock`]
-by default, or a [`ManualClock`] that tests move by hand.
+by default, [`CoarseClock`] where a system call per operation costs too much, or a
+[`ManualClock`] that tests move by hand.
 
 # When to use it
 
@@ -101,7 +102,7 @@ mod iter;
 mod list;
 
 pub use crate::cache::{Cache, DefaultHashBuilder, Stats};
-pub use crate::clock::{Clock, ManualClock, SystemClock};
+pub use crate::clock::{Clock, CoarseClock, ManualClock, SystemClock};
 pub use crate::iter::Iter;
 
 // The README's examples compile and run as doctests, so they cannot rot.

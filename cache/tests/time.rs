@@ -212,6 +212,27 @@ fn the_system_clock_moves_forward() {
 }
 
 #[test]
+fn the_coarse_clock_lags_the_system_clock_by_at_most_what_it_slept() {
+    let clock = cache::CoarseClock::new(std::time::Duration::from_millis(1));
+    let before = cache::SystemClock.now();
+    // Long enough for the 1 ms thread to have stored a time after `before`, even on a busy machine.
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let coarse = clock.now();
+    let after = cache::SystemClock.now();
+    assert!(before < coarse && coarse <= after, "{before} < {coarse} <= {after}");
+    assert_eq!(clock.clone().now(), coarse, "clones share one time");
+}
+
+#[test]
+fn entries_expire_on_the_coarse_clock() {
+    let clock = cache::CoarseClock::new(std::time::Duration::from_millis(1));
+    let mut cache = Cache::with_clock(2, Some(1_000_000), clock);
+    cache.put("a", 1);
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert_eq!(cache.get(&"a"), None);
+}
+
+#[test]
 fn with_ttl_entries_expire_on_the_system_clock() {
     let mut cache = Cache::with_ttl(2, std::time::Duration::from_millis(1));
     cache.put("a", 1);

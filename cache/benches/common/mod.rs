@@ -8,7 +8,7 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use cache::{Cache, Clock, ManualClock};
+use cache::{Cache, Clock, CoarseClock, ManualClock};
 use hashbrown::HashMap;
 use schnellru::{ByLength, LruMap};
 
@@ -104,8 +104,9 @@ pub(crate) trait Visitor {
 
 /// The id of our cache without ttl: the one every ratio is taken against.
 pub(crate) const OURS: &str = "cache";
-/// The id of our cache with a ttl that never fires, on a `ManualClock`.
-pub(crate) const OURS_TTL: &str = "cache_ttl_manual";
+/// The ids of our cache with a ttl that never fires, by clock, for the `ratio_ttl` lines.
+pub(crate) const OURS_TTL: [(&str, &str); 3] =
+    [("manual", "cache_ttl_manual"), ("coarse", "cache_ttl_coarse"), ("system", "cache_ttl_system")];
 /// The id of our cache whose entries expire.
 pub(crate) const OURS_EXPIRING: &str = "cache_ttl_expiring";
 /// Each crate's default hasher is used, as a user would get it.
@@ -117,7 +118,11 @@ pub(crate) fn for_each_contender(v: &mut impl Visitor) {
     v.visit("cache_ttl_system", "cache, ttl 1 h, SystemClock", |capacity| {
         Cache::<u64, u64>::with_ttl(capacity, Duration::from_secs(3600))
     });
-    v.visit(OURS_TTL, "cache, ttl never fires, ManualClock", |capacity| {
+    v.visit("cache_ttl_coarse", "cache, ttl 1 h, CoarseClock 1 ms", |capacity| {
+        let hour = Duration::from_secs(3600).as_nanos() as u64;
+        Cache::<u64, u64, _>::with_clock(capacity, Some(hour), CoarseClock::new(Duration::from_millis(1)))
+    });
+    v.visit("cache_ttl_manual", "cache, ttl never fires, ManualClock", |capacity| {
         Cache::<u64, u64, _>::with_clock(capacity, Some(u64::MAX / 2), ManualClock::new(0))
     });
     v.visit(OURS_EXPIRING, "cache, ttl capacity/2 ticks, expiring", Expiring::new);
