@@ -88,6 +88,9 @@ struct Sample {
 }
 
 /// Builds a fresh `S`, pre-fills it untimed, then times the workload's keys through it.
+///
+/// Never inlined, so that `scripts/bench --instructions` can count what runs inside it.
+#[inline(never)]
 fn run_once<S: Subject>(make: fn(usize) -> S, workload: &Workload) -> Sample {
     let mut subject = make(workload.capacity);
     let mut tick = 0;
@@ -211,6 +214,51 @@ fn best_of_processes(args: &Args, contenders: usize) -> Result<Samples, String> 
     best.ok_or_else(|| "no process ran".to_owned())
 }
 
+/// `--instructions`: every contender's instructions per operation on the Zipf mix, each counted
+/// by callgrind in a child process, inside `run_once` only (so generating the keys is left out).
+fn count_instructions(contenders: &[Contender], args: &Args) -> Result<String, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find the bench binary: {e}"))?;
+    let mut table = format!(
+        "## Instructions\n\nInstructions per operation on the Zipf mix ({} operations, from empty), counted by \
+         callgrind: unlike time, no other tenant of the machine can change them.\n\n| contender |",
+        grouped(args.ops)
+    );
+    for &capacity in &args.capacities {
+        let _ = write!(table, " {} |", grouped(capacity));
+    }
+    table.push_str("\n| --- |");
+    table.push_str(&" ---: |".repeat(args.capacities.len()));
+    let mut lines = String::new();
+    for contender in contenders {
+        let _ = write!(table, "\n| {} |", contender.label);
+        for &capacity in &args.capacities {
+            eprintln!(
+                "speed: counting the instructions of {} at capacity {}",
+                contender.id,
+                grouped(capacity)
+            );
+            let out = Command::new("valgrind")
+                .args(["--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=*run_once*"])
+                .arg(&exe)
+                .args(["--bench", "--instructions-of", contender.id])
+                .args(["--capacities", &capacity.to_string(), "--ops", &args.ops.to_string()])
+                .output()
+                .map_err(|e| format!("cannot run valgrind: {e}"))?;
+            let log = String::from_utf8_lossy(&out.stderr);
+            let collected = log
+                .lines()
+                .find_map(|line| line.split_once("Collected :").map(|(_, n)| n.trim().parse::<usize>()))
+                .and_then(Result::ok)
+                .filter(|_| out.status.success())
+                .ok_or_else(|| format!("callgrind failed on {}: {log}", contender.id))?;
+            let per_op = to_f64(collected) / to_f64(args.ops);
+            let _ = write!(table, " {per_op:.0} |");
+            let _ = writeln!(lines, "instructions_per_op {capacity} {} {per_op:.1}", contender.id);
+        }
+    }
+    Ok(format!("{table}\n\n{lines}"))
+}
+
 /// What a child prints: `sample NANOSECONDS HITS` per mix, capacity and contender, in order.
 fn print_samples(samples: &Samples) {
     for sample in samples.iter().flatten().flatten() {
@@ -239,6 +287,27 @@ fn main() {
     common::for_each_contender(&mut collect);
     let contenders = collect.0;
 
+    if let Some(id) = &args.instructions_of {
+        let Some(contender) = contenders.iter().find(|c| c.id == id) else {
+            let ids: Vec<&str> = contenders.iter().map(|c| c.id).collect();
+            eprintln!("speed: no contender '{id}' (there are {})", ids.join(", "));
+            std::process::exit(2);
+        };
+        for &capacity in &args.capacities {
+            black_box((contender.run)(&Mix::Zipf.workload(capacity, args.ops)));
+        }
+        return;
+    }
+    if args.instructions {
+        match count_instructions(&contenders, &args) {
+            Ok(report) => print!("{report}"),
+            Err(e) => {
+                eprintln!("speed: {e}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     if std::env::var_os(CHILD).is_some() {
         print_samples(&measure_all(&contenders, &args));
         return;

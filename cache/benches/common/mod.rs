@@ -147,6 +147,12 @@ pub(crate) struct Args {
     /// Processes the runs are repeated in (speed only): on a shared VM one process can run
     /// everything 40% slower than the next, so the best over several processes counts.
     pub(crate) processes: usize,
+    /// Count instructions per operation instead of timing (speed only): each contender runs
+    /// the Zipf mix once under callgrind, whose counts no noisy neighbour can change.
+    pub(crate) instructions: bool,
+    /// Run only this contender, once per capacity, on the Zipf mix, untimed: what
+    /// `--instructions` runs under callgrind.
+    pub(crate) instructions_of: Option<String>,
     /// Cache capacities; the memory bench uses the largest.
     pub(crate) capacities: Vec<usize>,
     /// Whether to rewrite the files under `benches/results/`: only `cargo bench` runs of the
@@ -154,7 +160,8 @@ pub(crate) struct Args {
     pub(crate) write_results: bool,
 }
 
-const USAGE: &str = "options: --quick | --ops N | --runs N | --processes N | --capacities N[,N...] | --help";
+const USAGE: &str = "options: --quick | --ops N | --runs N | --processes N | --capacities N[,N...] \
+                     | --instructions | --instructions-of ID | --help";
 
 impl Args {
     /// Parses the process's arguments; a bad one exits with a one-line error and status 2.
@@ -180,6 +187,8 @@ impl Args {
             ops: 2_000_000,
             runs: 3,
             processes: 3,
+            instructions: false,
+            instructions_of: None,
             capacities: vec![10_000, 1_000_000],
             write_results: true,
         };
@@ -193,6 +202,8 @@ impl Args {
                 "--ops" => ops = Some(number(&value()?)?),
                 "--runs" => runs = Some(number(&value()?)?),
                 "--processes" => processes = Some(number(&value()?)?),
+                "--instructions" => args.instructions = true,
+                "--instructions-of" => args.instructions_of = Some(value()?),
                 "--capacities" => {
                     capacities = Some(value()?.split(',').map(number).collect::<Result<Vec<_>, _>>()?);
                 }
@@ -210,6 +221,7 @@ impl Args {
         // The result files show the shared workload only: any change to it writes nothing.
         args.write_results &=
             !quick && ops.is_none() && runs.is_none() && processes.is_none() && capacities.is_none();
+        args.write_results &= !args.instructions && args.instructions_of.is_none();
         args.ops = ops.unwrap_or(args.ops);
         args.runs = runs.unwrap_or(args.runs);
         args.processes = processes.unwrap_or(args.processes);
