@@ -99,6 +99,9 @@ pub struct Cache<K, V, C: Clock = SystemClock, S = DefaultHashBuilder> {
     /// Through `timers`: first to expire at the head. One ttl and a monotonic clock make
     /// write order deadline order, so expired entries are always a prefix of this list.
     pub(crate) expiry: List,
+    /// The deadline at the head of the expiry list, or `u64::MAX` if there is none: every
+    /// `&mut` call compares the time with it, so it is kept here rather than behind two loads.
+    pub(crate) next_deadline: u64,
     pub(crate) capacity: usize,
     pub(crate) ttl: Option<u64>,
     pub(crate) clock: C,
@@ -186,6 +189,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
             index: HashTable::new(),
             recency: List::EMPTY,
             expiry: List::EMPTY,
+            next_deadline: u64::MAX,
             capacity,
             ttl,
             clock,
@@ -475,6 +479,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         self.timers.clear();
         self.recency = List::EMPTY;
         self.expiry = List::EMPTY;
+        self.next_deadline = u64::MAX;
     }
 
     /// Keeps only the live entries for which `keep` returns true, in their order.
@@ -577,7 +582,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     #[inline]
     fn purge(&mut self, now: u64) {
         // The check stays inline on every call; the loop only runs when something expired.
-        if self.expiry.head != NIL && !self.is_live(self.expiry.head, now) {
+        if now >= self.next_deadline {
             self.purge_expired(now);
         }
     }
@@ -669,6 +674,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
             let deadline = self.deadline(now, ttl);
             self.timers.push(Timer { deadline, expiry: Links::DETACHED });
             self.expiry.push_back(&mut self.timers, i);
+            self.note_next_deadline();
         }
     }
 
@@ -680,6 +686,13 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         now.saturating_add(ttl).max(newest)
     }
 
+    /// Reads the deadline at the head of the expiry list into `next_deadline`, after the head
+    /// may have changed.
+    #[inline]
+    fn note_next_deadline(&mut self) {
+        self.next_deadline = self.timers.get(self.expiry.head as usize).map_or(u64::MAX, |t| t.deadline);
+    }
+
     /// An overwritten slot expires last: move it to the back of the expiry list.
     #[inline]
     fn restart_timer(&mut self, i: u32, now: u64) {
@@ -687,6 +700,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
             let deadline = self.deadline(now, ttl);
             self.timers[i as usize].deadline = deadline;
             self.expiry.move_to_back(&mut self.timers, i);
+            self.note_next_deadline();
         }
     }
 
@@ -724,6 +738,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         let ttl = self.ttl.is_some();
         if ttl {
             self.expiry.unlink(&mut self.timers, i);
+            self.note_next_deadline();
         }
         let last = (self.slots.len() - 1) as u32;
         let slot = self.slots.swap_remove(i as usize);
@@ -774,6 +789,7 @@ impl<K: Clone, V: Clone, C: Clock + Clone, S: Clone> Clone for Cache<K, V, C, S>
             index: self.index.clone(),
             recency: self.recency,
             expiry: self.expiry,
+            next_deadline: self.next_deadline,
             capacity: self.capacity,
             ttl: self.ttl,
             clock: self.clock.clone(),

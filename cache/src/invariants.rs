@@ -43,7 +43,11 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
             return Err(format!("the recency list links {linked} of {len} slots"));
         }
         if self.ttl.is_none() {
-            return if self.timers.is_empty() { Ok(()) } else { Err("timers without a ttl".into()) };
+            return match (self.timers.is_empty(), self.next_deadline) {
+                (false, _) => Err("timers without a ttl".into()),
+                (true, u64::MAX) => Ok(()),
+                (true, deadline) => Err(format!("next_deadline is {deadline} without a ttl")),
+            };
         }
         if self.timers.len() != len {
             return Err(format!("{} timers for {len} slots", self.timers.len()));
@@ -62,6 +66,13 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         }
         if !sorted {
             return Err("the expiry list is out of deadline order".into());
+        }
+        let head = self.timers.get(self.expiry.head as usize).map_or(u64::MAX, |t| t.deadline);
+        if self.next_deadline != head {
+            return Err(format!(
+                "next_deadline is {} but the expiry list starts at {head}",
+                self.next_deadline
+            ));
         }
         Ok(())
     }
@@ -119,6 +130,12 @@ mod tests {
             })
             .contains("timers")
         );
+    }
+
+    #[test]
+    fn sees_a_next_deadline_that_is_not_the_first_one() {
+        assert!(broken(|c| c.next_deadline = 5).contains("next_deadline"));
+        assert!(broken(|c| c.next_deadline = u64::MAX).contains("next_deadline"));
     }
 
     #[test]
