@@ -10,7 +10,8 @@
 //! a shared VM one process can run everything 40% slower than the next).
 //!
 //! Prints markdown tables, then `ratio CAPACITY PEER X` and `ratio_ttl CAPACITY CLOCK X` lines; a
-//! full run also writes `results/table.md` (its speed section) and `results/ns-per-op.svg`.
+//! full run also writes `results/table.md` (its speed section) and `results/ns-per-op.svg`, and a
+//! `--instructions` run of the shared workload writes that file's instructions section.
 
 mod common;
 
@@ -216,7 +217,7 @@ fn best_of_processes(args: &Args, contenders: usize) -> Result<Samples, String> 
 
 /// `--instructions`: every contender's instructions per operation on the Zipf mix, each counted
 /// by callgrind in a child process, inside `run_once` only (so generating the keys is left out).
-fn count_instructions(contenders: &[Contender], args: &Args) -> Result<String, String> {
+fn count_instructions(contenders: &[Contender], args: &Args) -> Result<(String, String), String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the bench binary: {e}"))?;
     let mut table = format!(
         "## Instructions\n\nInstructions per operation on the Zipf mix ({} operations, from empty), counted by \
@@ -256,7 +257,8 @@ fn count_instructions(contenders: &[Contender], args: &Args) -> Result<String, S
             let _ = writeln!(lines, "instructions_per_op {capacity} {} {per_op:.1}", contender.id);
         }
     }
-    Ok(format!("{table}\n\n{lines}"))
+    table.push('\n');
+    Ok((table, lines))
 }
 
 /// What a child prints: `sample NANOSECONDS HITS` per mix, capacity and contender, in order.
@@ -299,12 +301,17 @@ fn main() {
         return;
     }
     if args.instructions {
-        match count_instructions(&contenders, &args) {
-            Ok(report) => print!("{report}"),
-            Err(e) => {
-                eprintln!("speed: {e}");
+        let (table, lines) = count_instructions(&contenders, &args).unwrap_or_else(|e| {
+            eprintln!("speed: {e}");
+            std::process::exit(1);
+        });
+        print!("{table}\n{lines}");
+        if args.write_results {
+            if let Err(e) = common::write_section("instructions", &table) {
+                eprintln!("speed: cannot write benches/results: {e}");
                 std::process::exit(1);
             }
+            eprintln!("speed: wrote the instructions section of benches/results/table.md");
         }
         return;
     }

@@ -221,7 +221,7 @@ impl Args {
         // The result files show the shared workload only: any change to it writes nothing.
         args.write_results &=
             !quick && ops.is_none() && runs.is_none() && processes.is_none() && capacities.is_none();
-        args.write_results &= !args.instructions && args.instructions_of.is_none();
+        args.write_results &= args.instructions_of.is_none();
         args.ops = ops.unwrap_or(args.ops);
         args.runs = runs.unwrap_or(args.runs);
         args.processes = processes.unwrap_or(args.processes);
