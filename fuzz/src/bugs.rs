@@ -148,7 +148,7 @@ pub const BUGS: &[Bug] = &[
         summary: "a write does not drop expired entries first, so a full cache evicts a live entry (and overwrites see expired ones)",
         file: CACHE,
         edits: &[(
-            "        let now = self.now();\n        self.purge(now);\n        // Hash before",
+            "        let now = self.purge_now();\n        // Hash before",
             "        let now = self.now();\n        // Hash before",
         )],
     },
