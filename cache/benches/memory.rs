@@ -71,10 +71,6 @@ fn main() {
     }
 
     if args.write_results {
-        if let Err(e) = common::write_section("memory", &table) {
-            eprintln!("memory: cannot write benches/results/table.md: {e}");
-            std::process::exit(1);
-        }
-        eprintln!("memory: wrote benches/results/table.md");
+        common::save_section("memory", "memory", &table);
     }
 }

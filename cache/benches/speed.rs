@@ -307,11 +307,7 @@ fn main() {
         });
         print!("{table}\n{lines}");
         if args.write_results {
-            if let Err(e) = common::write_section("instructions", &table) {
-                eprintln!("speed: cannot write benches/results: {e}");
-                std::process::exit(1);
-            }
-            eprintln!("speed: wrote the instructions section of benches/results/table.md");
+            common::save_section("speed", "instructions", &table);
         }
         return;
     }
@@ -344,14 +340,13 @@ fn main() {
     print!("{}", ratio_lines(&contenders, &results));
 
     if args.write_results {
+        common::save_section("speed", "speed", &table);
         let svg = svg(&contenders, &results, &args);
-        let written = common::write_section("speed", &table)
-            .and_then(|()| std::fs::write(common::results_dir().join("ns-per-op.svg"), svg));
-        if let Err(e) = written {
-            eprintln!("speed: cannot write benches/results: {e}");
+        if let Err(e) = std::fs::write(common::results_dir().join("ns-per-op.svg"), svg) {
+            eprintln!("speed: cannot write benches/results/ns-per-op.svg: {e}");
             std::process::exit(1);
         }
-        eprintln!("speed: wrote benches/results/table.md and benches/results/ns-per-op.svg");
+        eprintln!("speed: wrote benches/results/ns-per-op.svg");
     }
 }
 

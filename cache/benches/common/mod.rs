@@ -23,16 +23,33 @@ pub(crate) trait Subject {
     fn step(&mut self, key: u64, tick: u64) -> bool;
 }
 
-// The value is read through `black_box` so a hit cannot be reduced to a presence test.
-impl<C: Clock> Subject for Cache<u64, u64, C> {
-    #[inline]
-    fn step(&mut self, key: u64, _: u64) -> bool {
-        let hit = self.get(&key).map(|value| std::hint::black_box(*value)).is_some();
-        if !hit {
-            self.put(key, key);
+/// The step of every contender but `Expiring`: `get`, and on a miss its insert (`put` or
+/// `insert`). The value is read through `black_box` so a hit cannot be reduced to a presence
+/// test. Only the hashbrown floor sets `BOUNDED = false`.
+macro_rules! get_or_insert {
+    ($([$($generics:tt)*] $subject:ty => $insert:ident $(, BOUNDED = $bounded:literal)?;)*) => {$(
+        impl<$($generics)*> Subject for $subject {
+            $(const BOUNDED: bool = $bounded;)?
+
+            #[inline]
+            fn step(&mut self, key: u64, _: u64) -> bool {
+                let hit = self.get(&key).map(|value| std::hint::black_box(*value)).is_some();
+                if !hit {
+                    self.$insert(key, key);
+                }
+                hit
+            }
         }
-        hit
-    }
+    )*};
+}
+
+get_or_insert! {
+    [C: Clock] Cache<u64, u64, C> => put;
+    [] lru::LruCache<u64, u64> => put;
+    [] hashlink::LruCache<u64, u64> => insert;
+    [] LruMap<u64, u64, ByLength> => insert;
+    [] quick_cache::unsync::Cache<u64, u64> => insert;
+    [] HashMap<u64, u64> => insert, BOUNDED = false;
 }
 
 /// Our cache with a short ttl, so entries really expire: its `ManualClock` moves one tick per
@@ -59,42 +76,6 @@ impl Subject for Expiring {
     }
 }
 
-/// The peers' step: `get`, and on a miss their insert (`put` or `insert`).
-macro_rules! get_or_insert {
-    ($($peer:ty => $insert:ident),* $(,)?) => {$(
-        impl Subject for $peer {
-            #[inline]
-            fn step(&mut self, key: u64, _: u64) -> bool {
-                let hit = self.get(&key).map(|value| std::hint::black_box(*value)).is_some();
-                if !hit {
-                    self.$insert(key, key);
-                }
-                hit
-            }
-        }
-    )*};
-}
-
-get_or_insert! {
-    lru::LruCache<u64, u64> => put,
-    hashlink::LruCache<u64, u64> => insert,
-    LruMap<u64, u64, ByLength> => insert,
-    quick_cache::unsync::Cache<u64, u64> => insert,
-}
-
-impl Subject for HashMap<u64, u64> {
-    const BOUNDED: bool = false;
-
-    #[inline]
-    fn step(&mut self, key: u64, _: u64) -> bool {
-        let hit = self.get(&key).map(|value| std::hint::black_box(*value)).is_some();
-        if !hit {
-            self.insert(key, key);
-        }
-        hit
-    }
-}
-
 /// Receives every contender in turn (a visitor, so each bench gets the concrete type and its
 /// measuring loop is monomorphised per contender).
 pub(crate) trait Visitor {
@@ -104,9 +85,13 @@ pub(crate) trait Visitor {
 
 /// The id of our cache without ttl: the one every ratio is taken against.
 pub(crate) const OURS: &str = "cache";
-/// The ids of our cache with a ttl that never fires, by clock, for the `ratio_ttl` lines.
+/// The ids of our cache with a ttl that never fires, one per clock.
+const TTL_SYSTEM: &str = "cache_ttl_system";
+const TTL_COARSE: &str = "cache_ttl_coarse";
+const TTL_MANUAL: &str = "cache_ttl_manual";
+/// Those ids by the clock's name, for the `ratio_ttl` lines.
 pub(crate) const OURS_TTL: [(&str, &str); 3] =
-    [("manual", "cache_ttl_manual"), ("coarse", "cache_ttl_coarse"), ("system", "cache_ttl_system")];
+    [("manual", TTL_MANUAL), ("coarse", TTL_COARSE), ("system", TTL_SYSTEM)];
 /// The id of our cache whose entries expire.
 pub(crate) const OURS_EXPIRING: &str = "cache_ttl_expiring";
 /// Each crate's default hasher is used, as a user would get it.
@@ -115,14 +100,14 @@ pub(crate) const PEERS: [&str; 5] = ["lru", "hashlink", "schnellru", "quick_cach
 /// Every contender, ours first, in table order.
 pub(crate) fn for_each_contender(v: &mut impl Visitor) {
     v.visit(OURS, "cache, no ttl", Cache::<u64, u64>::new);
-    v.visit("cache_ttl_system", "cache, ttl 1 h, SystemClock", |capacity| {
+    v.visit(TTL_SYSTEM, "cache, ttl 1 h, SystemClock", |capacity| {
         Cache::<u64, u64>::with_ttl(capacity, Duration::from_secs(3600))
     });
-    v.visit("cache_ttl_coarse", "cache, ttl 1 h, CoarseClock 1 ms", |capacity| {
+    v.visit(TTL_COARSE, "cache, ttl 1 h, CoarseClock 1 ms", |capacity| {
         let hour = Duration::from_secs(3600).as_nanos() as u64;
         Cache::<u64, u64, _>::with_clock(capacity, Some(hour), CoarseClock::new(Duration::from_millis(1)))
     });
-    v.visit("cache_ttl_manual", "cache, ttl never fires, ManualClock", |capacity| {
+    v.visit(TTL_MANUAL, "cache, ttl never fires, ManualClock", |capacity| {
         Cache::<u64, u64, _>::with_clock(capacity, Some(u64::MAX / 2), ManualClock::new(0))
     });
     v.visit(OURS_EXPIRING, "cache, ttl capacity/2 ticks, expiring", Expiring::new);
@@ -264,7 +249,7 @@ pub(crate) fn results_dir() -> PathBuf {
 
 /// Replaces (or appends) one bench's section of `results/table.md`, so the speed and memory
 /// benches each own their part of the one file the README shows.
-pub(crate) fn write_section(section: &str, markdown: &str) -> std::io::Result<()> {
+fn write_section(section: &str, markdown: &str) -> std::io::Result<()> {
     let path = results_dir().join("table.md");
     let old = match std::fs::read_to_string(&path) {
         Ok(text) => text,
@@ -281,4 +266,14 @@ pub(crate) fn write_section(section: &str, markdown: &str) -> std::io::Result<()
     };
     std::fs::create_dir_all(results_dir())?;
     std::fs::write(&path, new)
+}
+
+/// Writes `section` of `results/table.md` for `bench`, or says why it cannot and exits with
+/// status 1.
+pub(crate) fn save_section(bench: &str, section: &str, markdown: &str) {
+    if let Err(e) = write_section(section, markdown) {
+        eprintln!("{bench}: cannot write benches/results/table.md: {e}");
+        std::process::exit(1);
+    }
+    eprintln!("{bench}: wrote the {section} section of benches/results/table.md");
 }
