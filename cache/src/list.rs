@@ -82,21 +82,43 @@ impl List {
         }
     }
 
+    /// Moves node `i`, which is in the list, to the head.
     #[inline]
     pub(crate) fn move_to_front<N: Node>(&mut self, nodes: &mut [N], i: u32) {
         // The hottest keys are read again and again while already at the front.
-        if self.head != i {
-            self.unlink(nodes, i);
-            self.push_front(nodes, i);
+        if self.head == i {
+            return;
         }
+        // Not the head, so `i` has a predecessor, and the list a head to push in front of.
+        let Links { prev, next } = *at(nodes, i);
+        at(nodes, prev).next = next;
+        if next == NIL {
+            self.tail = prev;
+        } else {
+            at(nodes, next).prev = prev;
+        }
+        *at(nodes, i) = Links { prev: NIL, next: self.head };
+        at(nodes, self.head).prev = i;
+        self.head = i;
     }
 
+    /// Moves node `i`, which is in the list, to the tail.
     #[inline]
     pub(crate) fn move_to_back<N: Node>(&mut self, nodes: &mut [N], i: u32) {
-        if self.tail != i {
-            self.unlink(nodes, i);
-            self.push_back(nodes, i);
+        if self.tail == i {
+            return;
         }
+        // Not the tail, so `i` has a successor, and the list a tail to push behind.
+        let Links { prev, next } = *at(nodes, i);
+        at(nodes, next).prev = prev;
+        if prev == NIL {
+            self.head = next;
+        } else {
+            at(nodes, prev).next = next;
+        }
+        *at(nodes, i) = Links { prev: self.tail, next: NIL };
+        at(nodes, self.tail).next = i;
+        self.tail = i;
     }
 
     /// Points the neighbours of the node now stored at `to` (moved there from another index by
