@@ -73,8 +73,9 @@ require_target() {
     fuzz_targets | grep -x "$1" >/dev/null || die "unknown fuzz target '$1' (targets: $(fuzz_targets | tr '\n' ' '))"
 }
 
-require_seconds() {
-    [[ $1 =~ ^[1-9][0-9]*$ ]] || die "SECONDS must be a positive whole number, not '$1'"
+# require_count WHAT VALUE: dies unless VALUE is a positive whole number, naming WHAT.
+require_count() {
+    [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 must be a positive whole number, not '$2'"
 }
 
 # Where `cargo fuzz build` puts TARGET's binary, for TRIPLE (default: this machine's). cargo-fuzz
