@@ -185,10 +185,15 @@ fn measure_all(contenders: &[Contender], args: &Args) -> Samples {
         .collect()
 }
 
+/// This bench's own binary, to run again in a child process.
+fn this_bench() -> Result<std::path::PathBuf, String> {
+    std::env::current_exe().map_err(|e| format!("cannot find the bench binary: {e}"))
+}
+
 /// Runs this bench again in `args.processes` fresh processes and keeps each contender's best
 /// run over all of them.
 fn best_of_processes(args: &Args, contenders: usize) -> Result<Samples, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find the bench binary: {e}"))?;
+    let exe = this_bench()?;
     let mut best: Option<Samples> = None;
     for p in 1..=args.processes {
         eprintln!("speed: process {p}/{}", args.processes);
@@ -218,7 +223,7 @@ fn best_of_processes(args: &Args, contenders: usize) -> Result<Samples, String> 
 /// `--instructions`: every contender's instructions per operation on the Zipf mix, each counted
 /// by callgrind in a child process, inside `run_once` only (so generating the keys is left out).
 fn count_instructions(contenders: &[Contender], args: &Args) -> Result<(String, String), String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find the bench binary: {e}"))?;
+    let exe = this_bench()?;
     let mut table = format!(
         "## Instructions\n\nInstructions per operation on the Zipf mix ({} operations, from empty), counted by \
          callgrind: unlike time, no other tenant of the machine can change them.\n\n| contender |",

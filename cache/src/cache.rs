@@ -691,11 +691,18 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         now.saturating_add(ttl).max(newest)
     }
 
+    /// The deadline at the head of the expiry list, or `u64::MAX` if there is none: what
+    /// `next_deadline` keeps.
+    #[inline]
+    pub(crate) fn first_deadline(&self) -> u64 {
+        self.timers.get(self.expiry.head as usize).map_or(u64::MAX, |t| t.deadline)
+    }
+
     /// Reads the deadline at the head of the expiry list into `next_deadline`, after the head
     /// may have changed.
     #[inline]
     fn note_next_deadline(&mut self) {
-        self.next_deadline = self.timers.get(self.expiry.head as usize).map_or(u64::MAX, |t| t.deadline);
+        self.next_deadline = self.first_deadline();
     }
 
     /// An overwritten slot expires last: move it to the back of the expiry list.

@@ -67,7 +67,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         if !sorted {
             return Err("the expiry list is out of deadline order".into());
         }
-        let head = self.timers.get(self.expiry.head as usize).map_or(u64::MAX, |t| t.deadline);
+        let head = self.first_deadline();
         if self.next_deadline != head {
             return Err(format!(
                 "next_deadline is {} but the expiry list starts at {head}",
