@@ -102,6 +102,9 @@ pub struct Cache<K, V, C: Clock = SystemClock, S = DefaultHashBuilder> {
     /// The deadline at the head of the expiry list, or `u64::MAX` if there is none: every
     /// `&mut` call compares the time with it, so it is kept here rather than behind two loads.
     pub(crate) next_deadline: u64,
+    /// The latest deadline given out since the cache was made or cleared: the floor for the
+    /// next one. Kept here so that a write need not read the expiry list's tail.
+    pub(crate) last_deadline: u64,
     pub(crate) capacity: usize,
     pub(crate) ttl: Option<u64>,
     pub(crate) clock: C,
@@ -190,6 +193,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
             recency: List::EMPTY,
             expiry: List::EMPTY,
             next_deadline: u64::MAX,
+            last_deadline: 0,
             capacity,
             ttl,
             clock,
@@ -480,6 +484,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         self.recency = List::EMPTY;
         self.expiry = List::EMPTY;
         self.next_deadline = u64::MAX;
+        self.last_deadline = 0;
     }
 
     /// Keeps only the live entries for which `keep` returns true, in their order.
@@ -683,12 +688,12 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         }
     }
 
-    /// A write's deadline. Clamped to the newest one so that the expiry list stays sorted even
-    /// if the clock goes backwards (which entries are live is then unspecified, not unsafe).
+    /// A write's deadline. Never earlier than the last one, so that the expiry list stays sorted
+    /// even if the clock goes backwards (which entries are live is then unspecified, not unsafe).
     #[inline]
-    fn deadline(&self, now: u64, ttl: u64) -> u64 {
-        let newest = self.timers.get(self.expiry.tail as usize).map_or(0, |t| t.deadline);
-        now.saturating_add(ttl).max(newest)
+    fn deadline(&mut self, now: u64, ttl: u64) -> u64 {
+        self.last_deadline = now.saturating_add(ttl).max(self.last_deadline);
+        self.last_deadline
     }
 
     /// The deadline at the head of the expiry list, or `u64::MAX` if there is none: what
@@ -811,6 +816,7 @@ impl<K: Clone, V: Clone, C: Clock + Clone, S: Clone> Clone for Cache<K, V, C, S>
             recency: self.recency,
             expiry: self.expiry,
             next_deadline: self.next_deadline,
+            last_deadline: self.last_deadline,
             capacity: self.capacity,
             ttl: self.ttl,
             clock: self.clock.clone(),

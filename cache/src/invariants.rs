@@ -67,6 +67,9 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         if !sorted {
             return Err("the expiry list is out of deadline order".into());
         }
+        if self.last_deadline < latest {
+            return Err(format!("last_deadline is {} but a deadline is {latest}", self.last_deadline));
+        }
         let head = self.first_deadline();
         if self.next_deadline != head {
             return Err(format!(
@@ -136,6 +139,11 @@ mod tests {
     fn sees_a_next_deadline_that_is_not_the_first_one() {
         assert!(broken(|c| c.next_deadline = 5).contains("next_deadline"));
         assert!(broken(|c| c.next_deadline = u64::MAX).contains("next_deadline"));
+    }
+
+    #[test]
+    fn sees_a_last_deadline_before_the_latest_one() {
+        assert!(broken(|c| c.last_deadline = 0).contains("last_deadline"));
     }
 
     #[test]
