@@ -7,6 +7,7 @@ use std::mem;
 use std::time::Duration;
 
 use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
 
 use crate::clock::{Clock, SystemClock};
 use crate::iter::Iter;
@@ -624,49 +625,68 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         Some(i)
     }
 
-    /// The one write path behind `put` and `push`.
+    /// The one write path behind `put` and `push`. It probes the index once: for the key, and
+    /// for the bucket a new key goes into.
     fn write(&mut self, key: K, value: V) -> Write<K, V> {
         let now = self.purge_now();
         // Hash before changing anything, so that a panicking `Hash` leaves the cache as it was.
         let hash = self.hasher.hash_one(&key);
-        if let Some(i) = self.find(hash, &key) {
-            let slot = &mut self.slots[i as usize];
-            let old = (mem::replace(&mut slot.key, key), mem::replace(&mut slot.value, value));
-            self.recency.move_to_front(&mut self.slots, i);
-            self.restart_timer(i, now);
-            return Write::Replaced(old.0, old.1);
-        }
         let limit = self.limit();
         if limit == 0 {
             return Write::Refused(key, value);
         }
         if self.ttl.is_some_and(|ttl| now.saturating_add(ttl) <= now) {
-            // Already expired (ttl 0, or time at u64::MAX): the purge left nothing live to evict.
+            // Expired on arrival (ttl 0, or time at u64::MAX), like every entry: the purge left
+            // nothing to overwrite or evict.
             return Write::DeadOnArrival;
         }
+        if self.index.len() == self.index.capacity() {
+            // Rebuild rather than let hashbrown rehash: see `reindex`.
+            self.reindex((2 * self.slots.len()).max(4).min(limit));
+        }
+        let (slots, hasher) = (&self.slots, &self.hasher);
+        let entry = self.index.entry(
+            hash,
+            |&i| slots[i as usize].key == key,
+            |&i| hasher.hash_one(&slots[i as usize].key),
+        );
+        let vacant = match entry {
+            Entry::Occupied(occupied) => {
+                let i = *occupied.get();
+                let slot = &mut self.slots[i as usize];
+                let old = (mem::replace(&mut slot.key, key), mem::replace(&mut slot.value, value));
+                self.recency.move_to_front(&mut self.slots, i);
+                self.restart_timer(i, now);
+                return Write::Replaced(old.0, old.1);
+            }
+            Entry::Vacant(vacant) => vacant,
+        };
         if self.slots.len() < limit {
-            self.insert(hash, key, value, now);
+            vacant.insert(self.slots.len() as u32);
+            self.push_slot(key, value, now);
             return Write::Stored;
         }
-        // Full of live entries: the least recently used slot takes the new entry in place.
+        // Full of live entries: the least recently used slot takes the new entry in place. Its
+        // old key is hashed while nothing has changed yet; the new key's bucket holds `NIL`
+        // until the old key's bucket is gone, so that no two buckets name the same slot.
         let lru = self.recency.tail;
-        self.unindex(lru);
+        let lru_hash = self.hasher.hash_one(&self.slots[lru as usize].key);
+        let bucket = vacant.insert(NIL).bucket_index();
+        self.unindex(lru_hash, lru);
+        if let Some(new) = self.index.get_bucket_mut(bucket) {
+            *new = lru;
+        }
         let slot = &mut self.slots[lru as usize];
         let old = (mem::replace(&mut slot.key, key), mem::replace(&mut slot.value, value));
-        let (slots, hasher) = (&self.slots, &self.hasher);
-        self.index.insert_unique(hash, lru, |&i| hasher.hash_one(&slots[i as usize].key));
         self.recency.move_to_front(&mut self.slots, lru);
         self.restart_timer(lru, now);
         self.stats.evictions += 1;
         Write::Evicted(old.0, old.1)
     }
 
-    /// Stores a new entry in a new slot; there is room.
-    fn insert(&mut self, hash: u64, key: K, value: V, now: u64) {
+    /// Stores a new entry in a new slot, already indexed as `slots.len()`; there is room.
+    fn push_slot(&mut self, key: K, value: V, now: u64) {
         let i = self.slots.len() as u32;
-        if self.index.len() == self.index.capacity() {
-            self.reindex((2 * self.slots.len()).max(4).min(self.limit()));
-        }
         if self.slots.len() == self.slots.capacity() {
             // Grow by doubling, but never past the capacity: a full cache wastes no slots.
             let len = self.slots.len();
@@ -677,8 +697,6 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
             }
         }
         self.slots.push(Slot { key, value, recency: Links::DETACHED });
-        let (slots, hasher) = (&self.slots, &self.hasher);
-        self.index.insert_unique(hash, i, |&j| hasher.hash_one(&slots[j as usize].key));
         self.recency.push_front(&mut self.slots, i);
         if let Some(ttl) = self.ttl {
             let deadline = self.deadline(now, ttl);
@@ -735,17 +753,26 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// miss each.) The old index stays in place until the new one is done, so a panicking
     /// `Hash` leaves the cache as it was.
     fn reindex(&mut self, room: usize) {
+        // hashbrown fills a table up to 7/8 of its buckets. A full cache fills at most half of
+        // them instead: every eviction may leave a tombstone, and a table full of both probes
+        // far. One more bucket holds a full cache's new key until the evicted key's is freed.
+        let half_full = |entries: usize| entries.saturating_add(1).saturating_mul(7) / 4;
+        let mut capacity = half_full(room.max(self.slots.len()));
+        if capacity >= self.limit() {
+            // The cache may fill up in this table: make it the full cache's.
+            capacity = half_full(self.limit());
+        }
         let (slots, hasher) = (&self.slots, &self.hasher);
-        let mut index = HashTable::with_capacity(room.max(slots.len()));
+        let mut index = HashTable::with_capacity(capacity);
         for (i, slot) in (0..).zip(slots) {
             index.insert_unique(hasher.hash_one(&slot.key), i, |&j| hasher.hash_one(&slots[j as usize].key));
         }
         self.index = index;
     }
 
-    /// Removes slot `i`'s entry from the index, found by identity: no user `Eq` runs.
-    fn unindex(&mut self, i: u32) {
-        let hash = self.hasher.hash_one(&self.slots[i as usize].key);
+    /// Removes slot `i`'s entry, under its key's `hash`, from the index. Found by identity: no
+    /// user `Eq` runs.
+    fn unindex(&mut self, hash: u64, i: u32) {
         if let Ok(entry) = self.index.find_entry(hash, |&j| j == i) {
             entry.remove();
         }
@@ -753,7 +780,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
 
     /// Removes slot `i` entirely and returns its entry.
     fn remove_slot(&mut self, i: u32) -> (K, V) {
-        self.unindex(i);
+        self.unindex(self.hasher.hash_one(&self.slots[i as usize].key), i);
         self.take_slot(i)
     }
 
@@ -844,6 +871,21 @@ mod tests {
             let cache = filled(capacity, Some(100), 2 * capacity as u32);
             assert_eq!(cache.slots.capacity(), capacity, "slots for capacity {capacity}");
             assert_eq!(cache.timers.capacity(), capacity, "timers for capacity {capacity}");
+        }
+    }
+
+    #[test]
+    fn a_busy_full_cache_never_grows_its_index() {
+        // Evictions leave tombstones in the index. Left to itself, hashbrown would double a
+        // table they fill up, however many entries it holds.
+        for capacity in [28, 1000, 10_000] {
+            let mut cache = filled(capacity, None, capacity as u32);
+            let buckets = cache.index.num_buckets();
+            for k in 0..100 * capacity as u32 {
+                cache.put(capacity as u32 + k, k);
+            }
+            assert_eq!(cache.index.num_buckets(), buckets, "capacity {capacity}");
+            assert_eq!(cache.check_invariants(), Ok(()));
         }
     }
 

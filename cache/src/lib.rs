@@ -67,14 +67,18 @@ indices) while staying in safe Rust:
   its place, so there are no holes, no free list and no `Option` tags. The vector grows by
   doubling but never past the capacity, and nothing is allocated before the first entry.
 * **Index.** A `hashbrown::HashTable<u32>` maps a key's hash to its slot: 4 bytes per bucket
-  plus hashbrown's control byte, instead of a copy of the key.
+  plus hashbrown's control byte, instead of a copy of the key. The cache sizes it itself, so
+  that a full cache fills at most half of the buckets, and rebuilds it in slot order when
+  hashbrown would rehash. (Every eviction may leave a tombstone; left to itself, hashbrown
+  would sooner or later double the table of a busy full cache.)
 * **Expiry.** With a ttl, a parallel `Vec` holds each slot's deadline and the links of a
   second list in write order. With one ttl and a monotonic clock, write order is deadline
   order, so the expired entries are always a prefix of that list: every `&mut` call drops that
   prefix first (amortised O(1)), after which every stored entry is live and lookups need no
   deadline check. A cache without a ttl never reads its clock and stores no deadlines.
 * **In-place eviction.** A new key in a full cache reuses the least recently used slot: one
-  index removal, one insertion, no allocation.
+  probe finds that the key is new and where it goes, one more removes the evicted key, and
+  nothing is allocated.
 
 Every single-key operation is O(1) (amortised where expired entries are dropped); `len` only
 skips entries that expired since the last `&mut` call; `iter` and `retain` are linear.

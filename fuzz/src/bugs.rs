@@ -36,8 +36,8 @@ pub const BUGS: &[Bug] = &[
         summary: "a put into a full cache evicts before looking for the key, even for an overwrite",
         file: CACHE,
         edits: &[(
-            "        if let Some(i) = self.find(hash, &key) {\n            let slot",
-            "        if self.limit() > 0 && self.slots.len() >= self.limit() {\n            self.remove_slot(self.recency.tail);\n            self.stats.evictions += 1;\n        }\n        if let Some(i) = self.find(hash, &key) {\n            let slot",
+            "        if self.index.len() == self.index.capacity() {\n            // Rebuild",
+            "        if self.slots.len() >= limit {\n            self.remove_slot(self.recency.tail);\n            self.stats.evictions += 1;\n        }\n        if self.index.len() == self.index.capacity() {\n            // Rebuild",
         )],
     },
     Bug {
@@ -57,8 +57,8 @@ pub const BUGS: &[Bug] = &[
         summary: "an overwrite does not restart the entry's timer",
         file: CACHE,
         edits: &[(
-            "            self.recency.move_to_front(&mut self.slots, i);\n            self.restart_timer(i, now);\n",
-            "            self.recency.move_to_front(&mut self.slots, i);\n",
+            "                self.recency.move_to_front(&mut self.slots, i);\n                self.restart_timer(i, now);\n",
+            "                self.recency.move_to_front(&mut self.slots, i);\n",
         )],
     },
     Bug {
