@@ -57,8 +57,8 @@ pub const BUGS: &[Bug] = &[
         summary: "an overwrite does not restart the entry's timer",
         file: CACHE,
         edits: &[(
-            "                self.recency.move_to_front(&mut self.slots, i);\n                self.restart_timer(i, now);\n",
-            "                self.recency.move_to_front(&mut self.slots, i);\n",
+            "                let (old_key, old_value) = self.rewrite_slot(i, key, value, now);\n",
+            "                let slot = &mut self.slots[i as usize];\n                let (old_key, old_value) = (mem::replace(&mut slot.key, key), mem::replace(&mut slot.value, value));\n                self.recency.move_to_front(&mut self.slots, i);\n",
         )],
     },
     Bug {
