@@ -890,6 +890,8 @@ mod tests {
         for capacity in [28, 1000, 10_000] {
             let mut cache = filled(capacity, None, capacity as u32);
             let buckets = cache.index.num_buckets();
+            // Half full at most, in a power of two buckets: fewer than four per entry.
+            assert!(buckets <= 4 * (capacity + 1), "capacity {capacity}: {buckets} buckets");
             for k in 0..100 * capacity as u32 {
                 cache.put(capacity as u32 + k, k);
             }
