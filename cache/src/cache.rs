@@ -635,11 +635,21 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         if limit == 0 {
             return Write::Refused(key, value);
         }
-        if self.ttl.is_some_and(|ttl| now.saturating_add(ttl) <= now) {
-            // Expired on arrival (ttl 0, or time at u64::MAX), like every entry: the purge left
-            // nothing to overwrite or evict.
-            return Write::DeadOnArrival;
-        }
+        // The new entry's deadline (without a ttl, none is kept). Never earlier than the last
+        // one, so that the expiry list stays sorted even if the clock goes backwards (which
+        // entries are live is then unspecified, not unsafe).
+        let deadline = match self.ttl {
+            None => u64::MAX,
+            Some(ttl) => {
+                let deadline = now.saturating_add(ttl);
+                if deadline <= now {
+                    // Expired on arrival (ttl 0, or time at u64::MAX), like every entry: the
+                    // purge left nothing to overwrite or evict.
+                    return Write::DeadOnArrival;
+                }
+                deadline.max(self.last_deadline)
+            }
+        };
         if self.index.len() == self.index.capacity() {
             // Rebuild rather than let hashbrown rehash: see `reindex`.
             self.reindex((2 * self.slots.len()).max(4).min(limit));
@@ -653,14 +663,14 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         let vacant = match entry {
             Entry::Occupied(occupied) => {
                 let i = *occupied.get();
-                let (old_key, old_value) = self.rewrite_slot(i, key, value, now);
+                let (old_key, old_value) = self.rewrite_slot(i, key, value, deadline);
                 return Write::Replaced(old_key, old_value);
             }
             Entry::Vacant(vacant) => vacant,
         };
         if self.slots.len() < limit {
             vacant.insert(self.slots.len() as u32);
-            self.push_slot(key, value, now);
+            self.push_slot(key, value, deadline);
             return Write::Stored;
         }
         // Full of live entries: the least recently used slot takes the new entry in place. Its
@@ -673,7 +683,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         if let Some(new) = self.index.get_bucket_mut(bucket) {
             *new = lru;
         }
-        let (old_key, old_value) = self.rewrite_slot(lru, key, value, now);
+        let (old_key, old_value) = self.rewrite_slot(lru, key, value, deadline);
         self.stats.evictions += 1;
         Write::Evicted(old_key, old_value)
     }
@@ -685,16 +695,17 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         reason = "written once for both callers, but inlined as before: 3.7 fewer instructions per operation at 10,000 entries than with `#[inline]`"
     )]
     #[inline(always)]
-    fn rewrite_slot(&mut self, i: u32, key: K, value: V, now: u64) -> (K, V) {
+    fn rewrite_slot(&mut self, i: u32, key: K, value: V, deadline: u64) -> (K, V) {
         let slot = &mut self.slots[i as usize];
         let old = (mem::replace(&mut slot.key, key), mem::replace(&mut slot.value, value));
         self.recency.move_to_front(&mut self.slots, i);
-        self.restart_timer(i, now);
+        self.restart_timer(i, deadline);
         old
     }
 
-    /// Stores a new entry in a new slot, already indexed as `slots.len()`; there is room.
-    fn push_slot(&mut self, key: K, value: V, now: u64) {
+    /// Stores a new entry, expiring at `deadline` if the cache has a ttl, in a new slot, already
+    /// indexed as `slots.len()`; there is room.
+    fn push_slot(&mut self, key: K, value: V, deadline: u64) {
         let i = self.slots.len() as u32;
         if self.slots.len() == self.slots.capacity() {
             // Grow by doubling, but never past the capacity: a full cache wastes no slots.
@@ -707,20 +718,12 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         }
         self.slots.push(Slot { key, value, recency: Links::DETACHED });
         self.recency.push_front(&mut self.slots, i);
-        if let Some(ttl) = self.ttl {
-            let deadline = self.deadline(now, ttl);
+        if self.ttl.is_some() {
+            self.last_deadline = deadline;
             self.timers.push(Timer { deadline, expiry: Links::DETACHED });
             self.expiry.push_back(&mut self.timers, i);
             self.note_next_deadline();
         }
-    }
-
-    /// A write's deadline. Never earlier than the last one, so that the expiry list stays sorted
-    /// even if the clock goes backwards (which entries are live is then unspecified, not unsafe).
-    #[inline]
-    fn deadline(&mut self, now: u64, ttl: u64) -> u64 {
-        self.last_deadline = now.saturating_add(ttl).max(self.last_deadline);
-        self.last_deadline
     }
 
     /// The deadline at the head of the expiry list, or `u64::MAX` if there is none: what
@@ -745,9 +748,9 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         reason = "4 fewer instructions per operation with a ttl at 10,000 entries, 6 when entries expire"
     )]
     #[inline(always)]
-    fn restart_timer(&mut self, i: u32, now: u64) {
-        if let Some(ttl) = self.ttl {
-            let deadline = self.deadline(now, ttl);
+    fn restart_timer(&mut self, i: u32, deadline: u64) {
+        if self.ttl.is_some() {
+            self.last_deadline = deadline;
             self.timers[i as usize].deadline = deadline;
             let was_first = self.expiry.head == i;
             self.expiry.move_to_back(&mut self.timers, i);

@@ -57,7 +57,7 @@ pub const BUGS: &[Bug] = &[
         summary: "an overwrite does not restart the entry's timer",
         file: CACHE,
         edits: &[(
-            "                let (old_key, old_value) = self.rewrite_slot(i, key, value, now);\n",
+            "                let (old_key, old_value) = self.rewrite_slot(i, key, value, deadline);\n",
             "                let slot = &mut self.slots[i as usize];\n                let (old_key, old_value) = (mem::replace(&mut slot.key, key), mem::replace(&mut slot.value, value));\n                self.recency.move_to_front(&mut self.slots, i);\n",
         )],
     },
@@ -67,7 +67,7 @@ pub const BUGS: &[Bug] = &[
         file: CACHE,
         edits: &[(
             "        self.recency.move_to_front(&mut self.slots, i);\n        Some(i)",
-            "        self.recency.move_to_front(&mut self.slots, i);\n        self.restart_timer(i, self.now());\n        Some(i)",
+            "        self.recency.move_to_front(&mut self.slots, i);\n        if let Some(ttl) = self.ttl {\n            self.restart_timer(i, self.now().saturating_add(ttl).max(self.last_deadline));\n        }\n        Some(i)",
         )],
     },
     Bug {
