@@ -3,7 +3,7 @@
 
 mod support;
 
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use cache::{Cache, ManualClock};
@@ -131,6 +131,53 @@ fn a_retain_closure_that_panics_half_way_leaves_a_usable_cache() {
     assert_eq!(cache.len(), 7);
     drop(cache);
     log.assert_all_dropped_once();
+}
+
+/// Hashers that collide on purpose: `Few` gives every key one of seven hashes, `Flat` leaves
+/// the top bits (where hashbrown takes its 7-bit tags from) zero, so every tag matches.
+#[derive(Default)]
+struct Weak<const FEW: bool>(u64);
+
+impl<const FEW: bool> Hasher for Weak<FEW> {
+    fn finish(&self) -> u64 {
+        if FEW { (self.0 % 7).wrapping_mul(0x9E37_79B9_7F4A_7C15) } else { self.0 }
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0 << 8 | u64::from(b);
+        }
+    }
+}
+
+/// Random operations on caches of up to 200 entries, checking the invariants after each.
+fn churn_with<S: BuildHasher + Default>(rng: &mut Rng) {
+    let log = DropLog::default();
+    let clock = ManualClock::new(0);
+    for (capacity, ttl) in [(50, None), (200, None), (200, Some(300))] {
+        let mut cache = Cache::with_clock_and_hasher(capacity, ttl, clock.clone(), S::default());
+        for _ in 0..2_000 {
+            let key = rng.below(2 * capacity as u64);
+            match rng.below(10) {
+                0..=3 => drop(cache.put(key, log.value())),
+                4 | 5 => drop(cache.get(&key)),
+                6 => drop(cache.remove(&key)),
+                7 => drop(cache.pop_lru()),
+                8 => clock.advance(rng.below(8)),
+                _ => assert_eq!(cache.peek(&key).is_some(), cache.iter().any(|(k, _)| *k == key)),
+            }
+            assert_eq!(cache.check_invariants(), Ok(()));
+        }
+    }
+    log.assert_all_dropped_once();
+}
+
+#[test]
+fn a_hasher_that_collides_keeps_the_cache_sound() {
+    // Long probe sequences and runs of equal tags: the index paths that a good hash at fuzzing
+    // sizes (up to ten keys) hardly ever takes.
+    let mut rng = Rng::seeded();
+    churn_with::<BuildHasherDefault<Weak<true>>>(&mut rng);
+    churn_with::<BuildHasherDefault<Weak<false>>>(&mut rng);
 }
 
 /// A key whose `Hash` panics for one value.
