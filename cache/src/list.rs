@@ -3,6 +3,12 @@
 //! The cache keeps two such lists over its slots: recency (most recently used first) and expiry
 //! (first to expire first). Indices instead of pointers keep the code safe, halve the link size
 //! on 64-bit targets, and let a slot move in memory with one [`List::relocate`].
+//!
+//! The lists end in `NIL` rather than closing into a circle. A circular list turns an eviction
+//! into a rotation that writes no link, but every other move must then read and write the tail
+//! too: measured with `scripts/bench --instructions`, it ran 137 and 132 instructions per
+//! operation at 10,000 and 1,000,000 entries, against 132 and 123 (branch
+//! `experiment/circular-lists`).
 
 /// The index that means "no node".
 pub(crate) const NIL: u32 = u32::MAX;
