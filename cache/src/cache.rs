@@ -647,7 +647,8 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
                     // purge left nothing to overwrite or evict.
                     return Write::DeadOnArrival;
                 }
-                deadline.max(self.last_deadline)
+                self.last_deadline = deadline.max(self.last_deadline);
+                self.last_deadline
             }
         };
         if self.index.len() == self.index.capacity() {
@@ -719,7 +720,6 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         self.slots.push(Slot { key, value, recency: Links::DETACHED });
         self.recency.push_front(&mut self.slots, i);
         if self.ttl.is_some() {
-            self.last_deadline = deadline;
             self.timers.push(Timer { deadline, expiry: Links::DETACHED });
             self.expiry.push_back(&mut self.timers, i);
             self.note_next_deadline();
@@ -750,7 +750,6 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     #[inline(always)]
     fn restart_timer(&mut self, i: u32, deadline: u64) {
         if self.ttl.is_some() {
-            self.last_deadline = deadline;
             self.timers[i as usize].deadline = deadline;
             let was_first = self.expiry.head == i;
             self.expiry.move_to_back(&mut self.timers, i);

@@ -67,7 +67,7 @@ pub const BUGS: &[Bug] = &[
         file: CACHE,
         edits: &[(
             "        self.recency.move_to_front(&mut self.slots, i);\n        Some(i)",
-            "        self.recency.move_to_front(&mut self.slots, i);\n        if let Some(ttl) = self.ttl {\n            self.restart_timer(i, self.now().saturating_add(ttl).max(self.last_deadline));\n        }\n        Some(i)",
+            "        self.recency.move_to_front(&mut self.slots, i);\n        if let Some(ttl) = self.ttl {\n            self.last_deadline = self.now().saturating_add(ttl).max(self.last_deadline);\n            self.restart_timer(i, self.last_deadline);\n        }\n        Some(i)",
         )],
     },
     Bug {
