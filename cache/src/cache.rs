@@ -722,7 +722,10 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         if self.ttl.is_some() {
             self.timers.push(Timer { deadline, expiry: Links::DETACHED });
             self.expiry.push_back(&mut self.timers, i);
-            self.note_next_deadline();
+            // The first to expire changes only if the list was empty.
+            if self.expiry.head == i {
+                self.next_deadline = deadline;
+            }
         }
     }
 
