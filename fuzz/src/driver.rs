@@ -411,7 +411,7 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 ///
 /// The first divergence.
 pub fn replay(case: &Case, observe: &mut dyn FnMut(Transition)) -> Result<(), Box<Divergence>> {
-    let books = Rc::new(Books::default());
+    let books = Rc::new(Books::with_room(case.ops.len()));
     let clock = ManualClock::new(case.start);
     let mut cache: TestCache =
         Cache::with_clock_and_hasher(case.capacity, case.ttl, clock.clone(), FixedState::default());

@@ -39,6 +39,12 @@ pub(crate) struct Books {
 }
 
 impl Books {
+    /// Books with room for `ids` value ids: one replay hands out at most one per operation, and
+    /// growing the list on the way would cost every fuzzer execution a few reallocations.
+    pub(crate) fn with_room(ids: usize) -> Self {
+        Books { values: RefCell::new(Vec::with_capacity(ids)), ..Books::default() }
+    }
+
     /// The id the next fresh value will carry, in the cache and in the model alike.
     pub(crate) fn fresh_id(&self) -> u64 {
         let mut values = self.values.borrow_mut();
