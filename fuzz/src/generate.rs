@@ -174,9 +174,9 @@ impl Case {
     pub fn from_bytes(bytes: &[u8]) -> Case {
         // Missing header bytes read as zero. (Read by hand rather than through `Unstructured`:
         // this runs in every fuzzer execution, and the slice is all there is to it.)
+        let (head, body) = bytes.split_at(bytes.len().min(HEADER));
         let mut header = [0; HEADER];
-        let given = bytes.len().min(HEADER);
-        header[..given].copy_from_slice(&bytes[..given]);
+        header[..head.len()].copy_from_slice(head);
         let [capacity, ttl_selector, ttl_value, start] = header;
         let ttl = match ttl_selector % 4 {
             0 => None,
@@ -185,7 +185,7 @@ impl Case {
         };
         let mut decoder = Decoder { ttl: ttl.unwrap_or(0), bundle: Vec::with_capacity(usize::from(KEYS)) };
         // Whole records only: a trailing partial record is no operation.
-        let records = bytes.get(HEADER..).unwrap_or_default().chunks_exact(RECORD);
+        let records = body.chunks_exact(RECORD);
         let mut ops = Vec::with_capacity(records.len());
         for record in records {
             if let &[tag, a, b] = record {
