@@ -224,8 +224,9 @@ fn the_coarse_clock_lags_the_system_clock_by_at_most_what_it_slept() {
 
 #[test]
 fn coarse_clock_clones_share_one_time() {
-    // Read between two reads of the original, a clone cannot see another time unless it has
-    // one of its own. (Comparing one read of each would race with the thread's next tick.)
+    // A clone that shares the original's time reads between two reads of the original; one
+    // started with a time of its own reads ahead of them. (Comparing one read of each, as this
+    // test once did, races with the thread's next tick.)
     let clock = cache::CoarseClock::new(std::time::Duration::from_millis(1));
     for _ in 0..1000 {
         let first = clock.now();
