@@ -78,8 +78,18 @@ fuzz_targets() {
     sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -vx fuzz
 }
 
+# is_target NAME: whether NAME is one of them (taken literally, even if it starts with '-').
+is_target() {
+    fuzz_targets | grep -xF -- "$1" >/dev/null
+}
+
+# The targets on one line, for messages.
+target_list() {
+    fuzz_targets | paste -sd ' '
+}
+
 require_target() {
-    fuzz_targets | grep -x "$1" >/dev/null || die "unknown fuzz target '$1' (targets: $(fuzz_targets | tr '\n' ' '))"
+    is_target "$1" || die "unknown fuzz target '$1' (targets: $(target_list))"
 }
 
 # require_count WHAT VALUE: dies unless VALUE is a positive whole number, naming WHAT.
