@@ -55,7 +55,9 @@ select_toolchain() {
     fi
     BUILD=(--sanitizer "$SANITIZER")
     [[ ${FUZZ_TRACE_COMPARES:-0} == 1 ]] || BUILD+=(--no-trace-compares)
-    FUZZ=(env RUSTFLAGS="${RUSTFLAGS:-} $FUZZ_RUSTFLAGS" "${FUZZ[@]}")
+    # RUST_LIB_BACKTRACE=0: cargo-fuzz reports libFuzzer's exit on Ctrl-C as an error, and with
+    # RUST_BACKTRACE set it would add its own stack trace; a panic in a target keeps its trace.
+    FUZZ=(env RUSTFLAGS="${RUSTFLAGS:-} $FUZZ_RUSTFLAGS" RUST_LIB_BACKTRACE=0 "${FUZZ[@]}")
 }
 
 # Instrumentation cargo-fuzz adds that costs time in every execution and finds nothing here
