@@ -7,8 +7,8 @@
 //! The lists end in `NIL` rather than closing into a circle. A circular list turns an eviction
 //! into a rotation that writes no link, but every other move must then read and write the tail
 //! too: measured with `scripts/bench --instructions`, it ran 137 and 132 instructions per
-//! operation at 10,000 and 1,000,000 entries, against 132 and 123 (branch
-//! `experiment/circular-lists`).
+//! operation at 10,000 and 1,000,000 entries, against 132 and 123 (`experiment/circular-lists`
+//! in `cache/benches/experiments.md`).
 
 /// The index that means "no node".
 pub(crate) const NIL: u32 = u32::MAX;
