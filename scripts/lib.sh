@@ -99,6 +99,12 @@ require_count() {
     [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 must be a positive whole number, not '$2'"
 }
 
+# Where cargo-fuzz has libFuzzer write TARGET's failing inputs (`cargo fuzz run` passes it as
+# -artifact_prefix), and where scripts/promote and the triage look for them.
+fuzz_artifacts() {
+    echo "fuzz/artifacts/$1"
+}
+
 # Where `cargo fuzz build` puts TARGET's binary, for TRIPLE (default: this machine's). cargo-fuzz
 # builds into the workspace's target folder (CARGO_TARGET_DIR, if set), under the triple.
 fuzz_binary() {
