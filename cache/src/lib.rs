@@ -4,7 +4,7 @@ A fast, safe least-recently-used cache with an optional time-to-live and an inje
 [`Cache`] holds at most `capacity` entries. When a new key arrives and the cache is full, the
 least recently used entry makes room. With a time-to-live (ttl), every entry also vanishes a
 fixed time after it was last written. Time comes from a [`Clock`] you choose: [`SystemClock`]
-by default, [`CoarseClock`] where a system call per operation costs too much, or a
+by default, [`CoarseClock`] where reading the system clock on every call costs too much, or a
 [`ManualClock`] that tests move by hand.
 
 # When to use it
