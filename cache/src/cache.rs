@@ -347,9 +347,12 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         self.purge_now();
         let hash = self.hasher.hash_one(key);
         let slots = &self.slots;
-        let entry = self.index.find_entry(hash, |&i| slots[i as usize].key.borrow() == key);
-        let (i, _) = entry.ok()?.remove();
-        Some(self.take_slot(i).1)
+        let entry = self.index.find_entry(hash, |&i| slots[i as usize].key.borrow() == key).ok()?;
+        let i = *entry.get();
+        // The last hash this removal needs, taken while the entry is still indexed.
+        let moved_hash = moved_hash(slots, &self.hasher, i);
+        entry.remove();
+        Some(self.take_slot(i, moved_hash).1)
     }
 
     /// The least recently used live entry, leaving the recency order alone.
@@ -454,13 +457,15 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// assert_eq!(cache.peek(&"b"), Some(&2));
     /// ```
     pub fn resize(&mut self, capacity: usize) {
-        self.capacity = capacity;
         self.purge_now();
-        let limit = self.limit();
+        // The capacity changes once the entries fit it: if a `Hash` panics while evicting, the
+        // entries left still fit the old one.
+        let limit = capacity.min(MAX_LEN);
         while self.slots.len() > limit {
             self.remove_slot(self.recency.tail);
             self.stats.evictions += 1;
         }
+        self.capacity = capacity;
         if limit < self.slots.capacity() {
             self.slots.shrink_to(limit);
             self.timers.shrink_to(limit);
@@ -794,13 +799,15 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
 
     /// Removes slot `i` entirely and returns its entry.
     fn remove_slot(&mut self, i: u32) -> (K, V) {
-        self.unindex(self.hasher.hash_one(&self.slots[i as usize].key), i);
-        self.take_slot(i)
+        let hash = self.hasher.hash_one(&self.slots[i as usize].key);
+        let moved_hash = moved_hash(&self.slots, &self.hasher, i);
+        self.unindex(hash, i);
+        self.take_slot(i, moved_hash)
     }
 
     /// Takes the already unindexed slot `i` out of both lists and out of the slot vector,
-    /// moving the last slot into the hole.
-    fn take_slot(&mut self, i: u32) -> (K, V) {
+    /// moving the last slot, whose key hashes to `moved_hash`, into the hole.
+    fn take_slot(&mut self, i: u32, moved_hash: Option<u64>) -> (K, V) {
         self.recency.unlink(&mut self.slots, i);
         let ttl = self.ttl.is_some();
         if ttl {
@@ -812,18 +819,25 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         if ttl {
             self.timers.swap_remove(i as usize);
         }
-        if i != last {
+        if let Some(hash) = moved_hash {
             self.recency.relocate(&mut self.slots, i);
             if ttl {
                 self.expiry.relocate(&mut self.timers, i);
             }
-            let hash = self.hasher.hash_one(&self.slots[i as usize].key);
             if let Some(moved) = self.index.find_mut(hash, |&j| j == last) {
                 *moved = i;
             }
         }
         (slot.key, slot.value)
     }
+}
+
+/// The hash of the key that removing slot `i` moves into its place (the last slot's), if any.
+/// Removals hash every key they need before they change anything, so that a panicking `Hash`
+/// leaves the cache as it was.
+fn moved_hash<K: Hash, V, S: BuildHasher>(slots: &[Slot<K, V>], hasher: &S, i: u32) -> Option<u64> {
+    let last = slots.len().checked_sub(1)?;
+    (i as usize != last).then(|| hasher.hash_one(&slots[last].key))
 }
 
 impl<K, V, C, S> fmt::Debug for Cache<K, V, C, S>

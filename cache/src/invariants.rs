@@ -33,7 +33,9 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         }
         for (i, slot) in self.slots.iter().enumerate() {
             let hash = self.hasher.hash_one(&slot.key);
-            let found = self.index.find(hash, |&j| self.slots[j as usize].key == slot.key);
+            // A broken index may name slots that do not exist: a check must not panic on them.
+            let found =
+                self.index.find(hash, |&j| self.slots.get(j as usize).is_some_and(|s| s.key == slot.key));
             if found.map(|&j| j as usize) != Some(i) {
                 return Err(format!("the index finds slot {i}'s key at {found:?}"));
             }

@@ -217,6 +217,86 @@ fn a_panicking_hash_leaves_the_cache_as_it_was() {
     log.assert_all_dropped_once();
 }
 
+thread_local! {
+    /// How many more `Fused` keys may be hashed on this thread before one panics; 0: never.
+    static FUSE: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// A key whose `Hash` panics once, when the fuse lit by `light_fuse` burns down: so that the
+/// cache's own hashing of keys it stores (to evict, to remove, to move a slot) can panic too.
+#[derive(PartialEq, Eq, Debug)]
+struct Fused(u32);
+
+fn light_fuse(hashes: u32) {
+    FUSE.set(hashes);
+}
+
+impl Hash for Fused {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let left = FUSE.get();
+        if left > 0 {
+            FUSE.set(left - 1);
+            assert!(left != 1, "the fuse burnt down");
+        }
+        self.0.hash(state);
+    }
+}
+
+#[test]
+fn a_hash_panicking_on_a_stored_key_leaves_the_cache_as_it_was() {
+    // Each way a removal or an eviction hashes keys the cache holds, with the panic at each of
+    // the hashes the call makes; key 0 sits in slot 0, so the last slot moves into its place.
+    // Three entries are written at times 0, 1 and 2 with a ttl of 10; each call runs at `time`.
+    type Call = fn(&mut Cache<Fused, support::Tracked, ManualClock>, &DropLog);
+    let calls: [(&str, u64, Call); 6] = [
+        ("remove", 3, |c, _| drop(c.remove(&Fused(0)))),
+        ("pop_lru", 3, |c, _| drop(c.pop_lru())),
+        ("resize", 3, |c, _| c.resize(2)),
+        ("retain", 3, |c, _| c.retain(|k, _| k.0 != 0)),
+        ("put evicting", 3, |c, log| drop(c.put(Fused(9), log.value()))),
+        ("put after an expiry", 10, |c, log| drop(c.put(Fused(9), log.value()))),
+    ];
+    for (name, time, call) in calls {
+        let filled = |log: &DropLog| {
+            let clock = ManualClock::new(0);
+            let mut cache = Cache::with_clock(3, Some(10), clock.clone());
+            for k in 0..3 {
+                cache.put(Fused(k), log.value());
+                clock.advance(1);
+            }
+            clock.set(time);
+            cache
+        };
+        let live = |cache: &Cache<Fused, _, _>| cache.iter().map(|(k, _)| k.0).collect::<Vec<_>>();
+        let log = DropLog::default();
+        let mut undisturbed = filled(&log);
+        call(&mut undisturbed, &log);
+        let done = live(&undisturbed);
+        for hashes in 1..=3 {
+            let mut cache = filled(&log);
+            let before = live(&cache);
+            light_fuse(hashes);
+            let result = catch_unwind(AssertUnwindSafe(|| call(&mut cache, &log)));
+            let burnt = FUSE.get() == 0;
+            light_fuse(0);
+            let context = format!("{name}, with the panic at hash {hashes}");
+            assert_eq!(cache.check_invariants(), Ok(()), "{context}");
+            if result.is_err() {
+                assert!(burnt, "{context}: only the fuse panics");
+                let after = live(&cache);
+                assert!(after == before || after == done, "{context}: {before:?} became {after:?}");
+            }
+            // Still usable: every entry can be removed.
+            for k in 0..10 {
+                cache.remove(&Fused(k));
+            }
+            assert_eq!(cache.check_invariants(), Ok(()), "{context}");
+        }
+        drop(undisturbed);
+        log.assert_all_dropped_once();
+    }
+}
+
 #[test]
 fn a_cache_without_a_ttl_never_reads_its_clock() {
     struct Forbidden;
