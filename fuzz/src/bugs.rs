@@ -161,6 +161,30 @@ pub const BUGS: &[Bug] = &[
             "            if self.timers.get(i).is_none_or(|_| true) {",
         )],
     },
+    Bug {
+        name: "moved-slot-hashed-late",
+        summary: "a removal hashes the key it moves into the hole only after moving it, so a panicking Hash leaves the index naming a slot that is gone",
+        file: CACHE,
+        edits: &[(
+            "        if let Some(hash) = moved_hash {\n",
+            "        if moved_hash.is_some() {\n            let hash = self.hasher.hash_one(&self.slots[i as usize].key);\n",
+        )],
+    },
+    Bug {
+        name: "resize-shrinks-capacity-first",
+        summary: "resize lowers the capacity before evicting down to it, so a panicking Hash leaves more entries than the capacity",
+        file: CACHE,
+        edits: &[
+            (
+                "        self.purge_now();\n        // The capacity changes once",
+                "        self.capacity = capacity;\n        self.purge_now();\n        // The capacity changes once",
+            ),
+            (
+                "        self.capacity = capacity;\n        if limit < self.slots.capacity() {",
+                "        if limit < self.slots.capacity() {",
+            ),
+        ],
+    },
 ];
 
 /// `source` with `bug` planted.

@@ -17,7 +17,7 @@ use cache::{Cache, ManualClock};
 use foldhash::fast::FixedState;
 use model::{Model, Transition};
 
-use crate::ops::{Case, Key, Kind, Op};
+use crate::ops::{Case, KEYS, Key, Kind, Op};
 use crate::tracked::{Books, Life, TrackedKey, Twice, Value};
 
 /// Which check failed.
@@ -181,10 +181,12 @@ fn keeps(mask: u16, key: Key) -> bool {
     u32::from(mask) >> key & 1 == 1
 }
 
-fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Transition) {
+/// Applies `op` to the model; `None` for an operation the contract says nothing about
+/// ([`Op::HashPanics`] only arms the cache's keys).
+fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transition>) {
     let value = |v: Option<&u64>| Answer::Value(v.copied());
     let pair = |p: Option<(&Key, &u64)>| Answer::Pair(p.map(|(k, v)| (*k, *v)));
-    match op {
+    let (answer, transition) = match op {
         Op::Put(k) => {
             let (old, t) = model.put(k, fresh);
             (Answer::Value(old), t)
@@ -245,7 +247,9 @@ fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Transition) {
             (Answer::Stats { hits: s.hits, misses: s.misses, evictions: s.evictions }, t)
         }
         Op::Advance(ticks) => (Answer::Nothing, model.advance(ticks)),
-    }
+        Op::HashPanics(_) => return (Answer::Nothing, None),
+    };
+    (answer, Some(transition))
 }
 
 /// Applies `op` to the cache. `bound` caps how many entries `Iter` collects: one more than the
@@ -296,6 +300,10 @@ fn on_cache(
             clock.advance(ticks);
             Answer::Nothing
         }
+        Op::HashPanics(n) => {
+            books.light_fuse(n.into());
+            Answer::Nothing
+        }
     }
 }
 
@@ -334,20 +342,25 @@ fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<()
         ));
     }
     let capacity = model.capacity().0;
-    let held = cache_len.max(books.values_alive()).max(books.keys_alive());
-    if cache.capacity() != capacity || held > capacity {
+    if cache.capacity() != capacity {
+        return Err(differ(Check::Capacity, format!("capacity {}", cache.capacity()), capacity));
+    }
+    check_sound(cache, books)
+}
+
+/// What the contract promises even after a user callback panicked: nothing held beyond the
+/// capacity, the cache's own invariants, and no value dropped twice or while still in the
+/// cache.
+fn check_sound(cache: &TestCache, books: &Books) -> Result<(), Failure> {
+    let (capacity, len) = (cache.capacity(), cache.len());
+    let held = len.max(books.values_alive()).max(books.keys_alive());
+    if held > capacity {
         let shown = format!(
-            "capacity {}, {} live entries, {} values and {} keys not dropped",
-            cache.capacity(),
-            cache_len,
+            "capacity {capacity}, {len} live entries, {} values and {} keys not dropped",
             books.values_alive(),
             books.keys_alive()
         );
-        return Err(differ(
-            Check::Capacity,
-            shown,
-            format!("capacity {capacity}, at most {capacity} of each"),
-        ));
+        return Err(differ(Check::Capacity, shown, format!("at most {capacity} of each")));
     }
     cache.check_invariants().map_err(|e| differ(Check::Invariants, e, "Ok(())"))?;
     if let Some(what) = books.double_drop() {
@@ -361,7 +374,9 @@ fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<()
             "every key and value dropped once",
         ));
     }
-    if let Some((k, v)) = expected().find(|&(_, v)| books.life(v) != Life::Alive) {
+    // The invariants hold, so the cache's iterator ends; the bound is for a cache that lies.
+    let mut live = cache.iter().take(len + 1).map(|(k, v)| (k.key, v.id));
+    if let Some((k, v)) = live.find(|&(_, v)| books.life(v) != Life::Alive) {
         return Err(differ(
             Check::Drops,
             format!("dropped v{v} of live key {k}"),
@@ -404,6 +419,27 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     format!("panicked: {}", text.unwrap_or("(a non-string payload)"))
 }
 
+/// A fresh value id for an operation that writes a value, else an id no value carries.
+fn fresh_value(books: &Books, op: Op) -> u64 {
+    let writes = matches!(op, Op::Put(_) | Op::Push(_) | Op::GetMut(_));
+    if writes { books.fresh_id() } else { u64::MAX }
+}
+
+/// The checks of one step that ran under `catch_unwind`, and whether it ended in the planted
+/// `Hash` panic. That panic is no failure in itself (the contract lets a user's `Hash` panic);
+/// after it, only what the contract still promises is checked.
+fn settle(
+    outcome: std::thread::Result<Result<(), Failure>>,
+    cache: &TestCache,
+    books: &Books,
+) -> (Result<(), Failure>, bool) {
+    match outcome {
+        Ok(checked) => (checked, false),
+        Err(_) if books.fuse_burnt() => (check_sound(cache, books), true),
+        Err(panic) => (Err(differ(Check::Panic, panic_message(&*panic), "no panic")), false),
+    }
+}
+
 /// Replays `case` against the cache and the model in lockstep, checking after every step, and
 /// tells `observe` the model's transition for each operation that passed.
 ///
@@ -420,21 +456,37 @@ pub fn replay(case: &Case, observe: &mut dyn FnMut(Transition)) -> Result<(), Bo
         Box::new(Divergence { step, op, check, cache, model, case: case.clone() })
     };
 
-    for (step, &op) in (1..).zip(&case.ops) {
-        let writes = matches!(op, Op::Put(_) | Op::Push(_) | Op::GetMut(_));
-        let fresh = if writes { books.fresh_id() } else { u64::MAX };
+    let mut steps = (1..).zip(&case.ops);
+    for (step, &op) in steps.by_ref() {
+        let fresh = fresh_value(&books, op);
         let (expected, transition) = on_model(&mut model, op, fresh);
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            let answer = on_cache(&mut cache, &clock, &books, op, fresh, model.len().0 + 1);
+            let answer =
+                books.with_fuse(|| on_cache(&mut cache, &clock, &books, op, fresh, model.len().0 + 1));
             if answer != expected {
-                return Err(differ(Check::Answer, answer, format!("{expected} ({})", transition.name())));
+                let name = transition.map_or("no transition", Transition::name);
+                return Err(differ(Check::Answer, answer, format!("{expected} ({name})")));
             }
             check_state(&cache, &model, &books)
         }));
-        let outcome =
-            outcome.unwrap_or_else(|panic| Err(differ(Check::Panic, panic_message(&*panic), "no panic")));
-        outcome.map_err(|failure| diverged(step, Some(op), failure))?;
-        observe(transition);
+        let (checked, planted_panic) = settle(outcome, &cache, &books);
+        checked.map_err(|failure| diverged(step, Some(op), failure))?;
+        if planted_panic {
+            break;
+        }
+        if let Some(transition) = transition {
+            observe(transition);
+        }
+    }
+    // After a planted panic, if there was one, the cache's contents are unspecified: the rest of
+    // the case runs on the cache alone, checked for what the contract still promises.
+    for (step, &op) in steps {
+        let fresh = fresh_value(&books, op);
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            books.with_fuse(|| on_cache(&mut cache, &clock, &books, op, fresh, usize::from(KEYS) + 1));
+            check_sound(&cache, &books)
+        }));
+        settle(outcome, &cache, &books).0.map_err(|failure| diverged(step, Some(op), failure))?;
     }
 
     let dropped = catch_unwind(AssertUnwindSafe(|| drop(cache)));

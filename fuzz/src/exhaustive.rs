@@ -3,7 +3,8 @@
 //! Because it goes by length, the first failure it finds is as short as a failure over this
 //! alphabet can be: the yardstick for the minimiser. The alphabet is small on purpose: three
 //! keys (named in order of first use, so `Put(1), Put(0)` is not tried beside `Put(0), Put(1)`),
-//! capacities 0 to 3, no ttl or a ttl of 2 with time steps on its boundaries.
+//! capacities 0 to 3, no ttl or a ttl of 2 with time steps on its boundaries, and a `Hash` that
+//! panics at the first or the second hash after it is armed.
 //!
 //! Observers that the driver already calls after every step (`len`, `iter`, `stats`,
 //! `capacity`) are left out: a case using them fails no sooner than one without.
@@ -47,6 +48,7 @@ fn keyless(ttl: Option<u64>) -> Vec<Op> {
     let mut ops = vec![Op::PeekLru, Op::PopLru, Op::IsEmpty, Op::Clear];
     ops.extend([0b000, 0b101, 0b110].map(Op::Retain));
     ops.extend([0, 1].map(Op::Resize));
+    ops.extend([1, 2].map(Op::HashPanics));
     let mut steps = vec![1];
     if let Some(ttl) = ttl {
         steps.extend([ttl.saturating_sub(1), ttl, ttl.saturating_add(1)]);

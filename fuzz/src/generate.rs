@@ -4,7 +4,9 @@
 //!
 //! * **Total.** Every byte string decodes to a case; missing bytes read as zero.
 //! * **Mutation-friendly.** A 4-byte header, then one 3-byte record per operation
-//!   (`tag, a, b`). Changing a byte changes one operation, never the meaning of the rest.
+//!   (`tag, a, b`). Changing a byte changes one operation; the records after it keep their
+//!   meaning, except that a key byte that picks from the keys written so far (the bundle,
+//!   below) may pick another key when the change adds or removes a written key.
 //! * **Stable.** Each operation owns a fixed range of tag bytes ([`TAGS`]). Tags from
 //!   [`RESERVED`] up decode to nothing today; a new operation takes its tags from there, so no
 //!   file written by [`Case::to_bytes`] changes meaning when operations are added.
@@ -27,7 +29,7 @@ pub const RECORD: usize = 3;
 /// The first tag of each kind's range; a range ends where the next begins. Wider ranges make
 /// an operation more frequent in random input. **Never change these**: corpus files depend on
 /// them.
-pub const TAGS: [(u8, Kind); 18] = [
+pub const TAGS: [(u8, Kind); 19] = [
     (0, Kind::Put),
     (48, Kind::Push),
     (64, Kind::Get),
@@ -46,10 +48,15 @@ pub const TAGS: [(u8, Kind); 18] = [
     (191, Kind::Iter),
     (197, Kind::Stats),
     (201, Kind::Advance),
+    (240, Kind::HashPanics),
 ];
 
 /// Tags from here up belong to operations not invented yet; they decode to nothing.
-pub const RESERVED: u8 = 240;
+pub const RESERVED: u8 = 242;
+
+/// `HashPanics(n)` arms the n-th hash, 1 to this many: enough to reach every hash an operation
+/// on a small cache makes (the new key, the evicted one, the one a removal moves).
+const FUSE_LENGTHS: u8 = 4;
 
 /// A key byte with this bit set picks a key already written (if there is one).
 const FROM_BUNDLE: u8 = 0x80;
@@ -158,6 +165,7 @@ impl Decoder {
             Kind::Iter => Op::Iter,
             Kind::Stats => Op::Stats,
             Kind::Advance => Op::Advance(self.ticks(a, b)),
+            Kind::HashPanics => Op::HashPanics(1 + a % FUSE_LENGTHS),
         };
         if let Op::Put(k) | Op::Push(k) = op {
             if !self.bundle.contains(&k) {
@@ -220,7 +228,8 @@ impl Case {
                 Op::Advance(t) if t == ttl.saturating_sub(1) => [step::TTL_MINUS_ONE, 0],
                 Op::Advance(t) if t == ttl => [step::TTL, 0],
                 Op::Advance(t) if t == ttl.saturating_add(1) => [step::TTL_PLUS_ONE, 0],
-                Op::Retain(_) | Op::Advance(_) => {
+                Op::HashPanics(n) if (1..=FUSE_LENGTHS).contains(&n) => [n - 1, 0],
+                Op::Retain(_) | Op::Advance(_) | Op::HashPanics(_) => {
                     return Err(format!("step {step}: {op:?} cannot be encoded"));
                 }
                 _ => match op.key() {

@@ -182,6 +182,7 @@ fn simpler_ops(op: Op, ttl: Option<u64>) -> Vec<Op> {
             let bits = (0..16).filter(|b| mask >> b & 1 == 1);
             bits.map(|b| Op::Retain(mask & !(1 << b))).collect()
         }
+        Op::HashPanics(n) => (1..n).map(Op::HashPanics).collect(),
         Op::Advance(t) => {
             // The ttl's boundaries first, where the interesting failures are.
             let ttl = ttl.unwrap_or(0);

@@ -1,5 +1,6 @@
 //! The vocabulary: a test case is a configuration and a list of operations, one per public
-//! method of the cache, plus the passing of time.
+//! method of the cache that reads or changes its entries, plus the passing of time and a `Hash`
+//! that panics.
 //!
 //! `Debug` prints both as Rust code, so a failing case pastes straight into a regression test
 //! (with `use fuzz::ops::{Case, Op::*}` in scope).
@@ -55,6 +56,12 @@ pub enum Op {
     Stats,
     /// Moves the clock forward by this many ticks (saturating).
     Advance(u64),
+    /// Makes the n-th `Hash` of a key the cache was given, from here on, panic: a user callback
+    /// that panics inside the cache's own work (probing, evicting, moving a slot). The contract
+    /// leaves the cache's contents after that unspecified, so from the panic on the driver
+    /// stops comparing with the model and checks what is still promised: no other panic, the
+    /// cache's invariants, and every value dropped exactly once.
+    HashPanics(u8),
 }
 
 /// What kind of operation an [`Op`] is, without its argument: how the minimiser tells that two
@@ -80,11 +87,12 @@ pub enum Kind {
     Iter,
     Stats,
     Advance,
+    HashPanics,
 }
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 18] = [
+    pub const ALL: [Kind; 19] = [
         Kind::Put,
         Kind::Push,
         Kind::Get,
@@ -103,6 +111,7 @@ impl Kind {
         Kind::Iter,
         Kind::Stats,
         Kind::Advance,
+        Kind::HashPanics,
     ];
 }
 
@@ -129,6 +138,7 @@ impl Op {
             Op::Iter => Kind::Iter,
             Op::Stats => Kind::Stats,
             Op::Advance(_) => Kind::Advance,
+            Op::HashPanics(_) => Kind::HashPanics,
         }
     }
 
@@ -200,6 +210,7 @@ impl fmt::Debug for Op {
             Op::Resize(c) => write!(f, "Resize({})", size(c)),
             Op::Retain(mask) => write!(f, "Retain({mask:#b})"),
             Op::Advance(t) => write!(f, "Advance({})", Num(t, "u64")),
+            Op::HashPanics(n) => write!(f, "HashPanics({n})"),
             op => {
                 write!(f, "{:?}", op.kind())?;
                 match op.key() {

@@ -35,6 +35,10 @@ pub fn seeds() -> Vec<(&'static str, Case)> {
             ),
         ),
         (
+            "hash-panics-inside-the-cache",
+            case(3, Some(4), &[Put(0), Put(1), Put(2), HashPanics(1), Remove(0), HashPanics(1), Resize(1)]),
+        ),
+        (
             "capacity-one",
             case(1, Some(3), &[Put(0), Put(1), Push(2), Advance(2), Put(2), Get(2), Advance(3), Get(2)]),
         ),

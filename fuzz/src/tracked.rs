@@ -36,6 +36,15 @@ pub(crate) struct Books {
     keys_alive: Cell<usize>,
     /// Set when anything was dropped twice.
     double_drop: Cell<Option<Twice>>,
+    /// How many more hashes of stored keys until one panics ([`Op::HashPanics`]); 0: none.
+    ///
+    /// [`Op::HashPanics`]: crate::ops::Op::HashPanics
+    fuse: Cell<u32>,
+    /// Whether hashes count down the fuse: only inside the cache's own operations, never in the
+    /// driver's checks.
+    fuse_counts: Cell<bool>,
+    /// Set when the fuse burnt down and a `Hash` panicked.
+    fuse_burnt: Cell<bool>,
 }
 
 impl Books {
@@ -71,6 +80,25 @@ impl Books {
 
     pub(crate) fn double_drop(&self) -> Option<Twice> {
         self.double_drop.get()
+    }
+
+    /// Makes the `hashes`-th hash of a stored key from now on panic (0: none).
+    pub(crate) fn light_fuse(&self, hashes: u32) {
+        self.fuse.set(hashes);
+    }
+
+    /// Runs one of the cache's operations with the fuse counting down.
+    pub(crate) fn with_fuse<T>(&self, operation: impl FnOnce() -> T) -> T {
+        self.fuse_counts.set(true);
+        let result = operation();
+        self.fuse_counts.set(false);
+        result
+    }
+
+    /// Whether the fuse made a `Hash` panic since the last call; clears the mark.
+    pub(crate) fn fuse_burnt(&self) -> bool {
+        self.fuse_counts.set(false);
+        self.fuse_burnt.replace(false)
     }
 }
 
@@ -138,6 +166,14 @@ impl Eq for TrackedKey {}
 
 impl Hash for TrackedKey {
     fn hash<H: Hasher>(&self, state: &mut H) {
+        let fuse = self.books.fuse.get();
+        if self.books.fuse_counts.get() && fuse > 0 {
+            self.books.fuse.set(fuse - 1);
+            if fuse == 1 {
+                self.books.fuse_burnt.set(true);
+                panic!("a planted panic in Hash (HashPanics)");
+            }
+        }
         // Must hash exactly as `Key` does, for `Borrow<Key>`.
         self.key.hash(state);
     }
