@@ -4,7 +4,7 @@
 //! alphabet can be: the yardstick for the minimiser. The alphabet is small on purpose: three
 //! keys (named in order of first use, so `Put(1), Put(0)` is not tried beside `Put(0), Put(1)`),
 //! capacities 0 to 3, no ttl or a ttl of 2 with time steps on its boundaries, and a `Hash` that
-//! panics at the first or the second hash after it is armed.
+//! panics at each hash the decoder can arm (the first to the fourth).
 //!
 //! Observers that the driver already calls after every step (`len`, `iter`, `stats`,
 //! `capacity`) are left out: a case using them fails no sooner than one without.
@@ -12,6 +12,7 @@
 use std::ops::ControlFlow;
 
 use crate::driver::{Divergence, Signature, replay};
+use crate::generate::FUSE_LENGTHS;
 use crate::ops::{Case, Key, Op};
 
 /// Capacities tried, smallest first.
@@ -48,7 +49,7 @@ fn keyless(ttl: Option<u64>) -> Vec<Op> {
     let mut ops = vec![Op::PeekLru, Op::PopLru, Op::IsEmpty, Op::Clear];
     ops.extend([0b000, 0b101, 0b110].map(Op::Retain));
     ops.extend([0, 1].map(Op::Resize));
-    ops.extend([1, 2].map(Op::HashPanics));
+    ops.extend((1..=FUSE_LENGTHS).map(Op::HashPanics));
     let mut steps = vec![1];
     if let Some(ttl) = ttl {
         steps.extend([ttl.saturating_sub(1), ttl, ttl.saturating_add(1)]);

@@ -56,7 +56,7 @@ pub const RESERVED: u8 = 242;
 
 /// `HashPanics(n)` arms the n-th hash, 1 to this many: enough to reach every hash an operation
 /// on a small cache makes (the new key, the evicted one, the one a removal moves).
-const FUSE_LENGTHS: u8 = 4;
+pub const FUSE_LENGTHS: u8 = 4;
 
 /// A key byte with this bit set picks a key already written (if there is one).
 const FROM_BUNDLE: u8 = 0x80;

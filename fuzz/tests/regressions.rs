@@ -175,3 +175,23 @@ fn put_answer_4ecada4e() {
 fn advance_entries_327e502a() {
     check(&Case { capacity: 1, ttl: Some(1), start: 0, ops: vec![Put(0), Advance(1)] });
 }
+
+// lockstep divergence at step 4 of 4, Resize(0): the cache's own invariant check failed
+//     cache: the index finds slot 0's key at None
+//     model: Ok(())
+//
+// Planted bug `moved-slot-hashed-late` (a removal hashes the key it moves into the hole only after moving it, so a panicking Hash leaves the index naming a slot that is gone), found by fuzzing; shrunk from 14 to 4 operations (moved-slot-hashed-late.crash).
+#[test]
+fn resize_invariants_34f83239() {
+    check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), HashPanics(4), Put(1), Resize(0)] });
+}
+
+// lockstep divergence at step 3 of 3, Resize(0): the cache holds more than its capacity
+//     cache: capacity 0, 1 live entries, 1 values and 1 keys not dropped
+//     model: at most 0 of each
+//
+// Planted bug `resize-shrinks-capacity-first` (resize lowers the capacity before evicting down to it, so a panicking Hash leaves more entries than the capacity), found by fuzzing; shrunk from 29 to 3 operations (resize-shrinks-capacity-first.crash).
+#[test]
+fn resize_capacity_2e00b0de() {
+    check(&Case { capacity: 1, ttl: None, start: 0, ops: vec![Put(0), HashPanics(1), Resize(0)] });
+}
