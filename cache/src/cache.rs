@@ -777,8 +777,10 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         // far. One more bucket holds a full cache's new key until the evicted key's is freed.
         let half_full = |entries: usize| entries.saturating_add(1).saturating_mul(7) / 4;
         let mut capacity = half_full(room.max(self.slots.len()));
-        if capacity >= self.limit() {
-            // The cache may fill up in this table: make it the full cache's.
+        // hashbrown rounds its buckets up to a power of two, which can make room for up to twice
+        // as many entries as asked: if the cache might fill up in this table, make it the full
+        // cache's.
+        if capacity.saturating_mul(2) >= self.limit() {
             capacity = half_full(self.limit());
         }
         let (slots, hasher) = (&self.slots, &self.hasher);
@@ -906,12 +908,13 @@ mod tests {
     fn a_busy_full_cache_never_grows_its_index() {
         // Evictions leave tombstones in the index. Left to itself, hashbrown would double a
         // table they fill up, however many entries it holds.
-        for capacity in [28, 1000, 10_000] {
+        for capacity in (1..=300).chain([1000, 3583, 10_000]) {
             let mut cache = filled(capacity, None, capacity as u32);
             let buckets = cache.index.num_buckets();
             // Half full at most, in a power of two buckets: fewer than four per entry.
+            assert!(2 * capacity < buckets, "capacity {capacity}: {buckets} buckets");
             assert!(buckets <= 4 * (capacity + 1), "capacity {capacity}: {buckets} buckets");
-            for k in 0..100 * capacity as u32 {
+            for k in 0..20 * capacity as u32 {
                 cache.put(capacity as u32 + k, k);
             }
             assert_eq!(cache.index.num_buckets(), buckets, "capacity {capacity}");
