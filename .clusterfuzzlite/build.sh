@@ -54,7 +54,7 @@ for target in $(fuzz_targets); do
     fi
     echo "build.sh: $target: $OUT/$target with $count seed files"
 
-    # The same input limit as scripts/fuzz (MAX_LEN, from lib.sh: 512 bytes, 170 operations).
+    # The same input limit as scripts/fuzz (MAX_LEN, from lib.sh: 512 bytes, 169 operations).
     # Cases run at thousands a second under AddressSanitizer; one that takes 10 s is a hang.
     cat >"$OUT/$target.options" <<EOF
 [libfuzzer]

@@ -71,7 +71,7 @@ select_toolchain() {
 # executions (scripts/hunt's 16 bugs, 5 seeds: geometric mean 5,932 before, 5,734 after).
 FUZZ_RUSTFLAGS="-Cllvm-args=-sanitizer-coverage-level=3 -Cllvm-args=-sanitizer-coverage-stack-depth=false"
 
-# The longest input libFuzzer makes: 512 bytes is 170 operations. Every planted bug needs at
+# The longest input libFuzzer makes: 512 bytes is 169 operations. Every planted bug needs at
 # most 5 (scripts/hunt), and short inputs run faster, so the fuzzer explores more.
 MAX_LEN=512
 

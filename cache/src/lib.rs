@@ -40,7 +40,8 @@ assert!(cache.is_empty());
   `push` set the write time, for new keys and overwrites alike; reads never move a deadline.
 * **Only live entries are observable.** Every method behaves as if each entry vanished at its
   deadline: lookups miss, `len` does not count it, `iter`, `peek_lru`, `pop_lru` and `retain`
-  never show it, and `put` on its key returns `None`.
+  never show it, and `put` on its key returns `None`. (An iterator shows the entries that were
+  live when it was made: it reads the clock once.)
 * **Recency.** Writing an entry, or reading it with `get` or `get_mut`, makes it the most
   recently used. `peek`, `contains`, `iter`, `len`, `peek_lru`, `retain` and misses leave the
   order alone.
@@ -53,7 +54,9 @@ assert!(cache.is_empty());
   cache is dropped.
 * **Robustness.** No method panics, for any capacity, ttl or clock value, unless a user
   callback (`Hash`, `Eq`, the `retain` closure) does; the cache is then still sound, with its
-  invariants intact, as long as `Hash` and `Eq` give the same answers they gave before.
+  invariants intact, as long as `Hash` and `Eq` give the same answers they gave before. A call
+  whose `Hash` panics has changed nothing, or (`resize`, `retain`, dropping expired entries)
+  has done part of its work, never half of a step.
 * **Statistics.** [`Cache::stats`] counts `get`/`get_mut` hits and misses, and the live
   entries evicted to make room by `put`, `push` and `resize`.
 
@@ -77,16 +80,18 @@ indices) while staying in safe Rust:
   prefix first (amortised O(1)), after which every stored entry is live and lookups need no
   deadline check. A cache without a ttl never reads its clock and stores no deadlines.
 * **In-place eviction.** A new key in a full cache reuses the least recently used slot: one
-  probe finds that the key is new and where it goes, one more removes the evicted key, and
-  nothing is allocated.
+  probe finds that the key is new and where it goes, one more removes the evicted key. Nothing
+  is allocated, except when the tombstones evictions leave have used up the index's spare
+  buckets: then the index is rebuilt at the same size, an amortised O(1) cost.
 
-Every single-key operation is O(1) (amortised where expired entries are dropped); `len` only
-skips entries that expired since the last `&mut` call; `iter` and `retain` are linear.
+Every single-key operation is O(1), amortised where expired entries are dropped or the index
+rebuilt. `len` and `peek_lru` take `&self` and cannot drop anything: each call steps over the
+entries that expired since the last `&mut` call. `iter` and `retain` are linear.
 
 # Limits
 
-Slot indices are `u32`, so a cache stores at most `u32::MAX - 1` entries: a larger capacity is
-accepted and behaves as that many.
+Slot indices are `u32`, one value of which means "none", so a cache stores at most `u32::MAX`
+entries: a larger capacity is accepted and behaves as that many.
 
 # Lints
 
