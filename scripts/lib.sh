@@ -58,6 +58,9 @@ select_toolchain() {
     # RUST_LIB_BACKTRACE=0: cargo-fuzz reports libFuzzer's exit on Ctrl-C as an error, and with
     # RUST_BACKTRACE set it would add its own stack trace; a panic in a target keeps its trace.
     FUZZ=(env RUSTFLAGS="${RUSTFLAGS:-} $FUZZ_RUSTFLAGS" RUST_LIB_BACKTRACE=0 "${FUZZ[@]}")
+    TOOLCHAIN=stable
+    [[ " ${FUZZ[*]} " == *" +nightly "* ]] && TOOLCHAIN=nightly
+    return 0
 }
 
 # Instrumentation cargo-fuzz adds that costs time in every execution and finds nothing here
@@ -109,9 +112,12 @@ fuzz_artifacts() {
 # builds into the workspace's target folder (CARGO_TARGET_DIR, if set), under the triple.
 fuzz_binary() {
     local triple=${2:-$(rustc -vV | sed -n 's/^host: //p')}
-    local dir
-    dir=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-    echo "$dir/$triple/release/$1"
+    echo "$(target_dir)/$triple/release/$1"
+}
+
+# The folder cargo builds into: the workspace's target folder, or CARGO_TARGET_DIR if set.
+target_dir() {
+    cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p'
 }
 
 # The harness's command line (fuzz/src/bin/harness.rs), built in release mode.
