@@ -1,12 +1,15 @@
 //! The driver, and the oracle inside it: the one function that replays a case against the cache
 //! and the model in lockstep and decides whether they agree.
 //!
-//! Every front end calls [`replay`] (or [`check`], which panics with the report): the libFuzzer
-//! targets, the corpus replay in `cargo test`, the minimiser, the exhaustive search and the
+//! Every front end calls [`replay`] (or [`check`], which panics with the report): the `lockstep`
+//! fuzz target, the corpus replay in `cargo test`, the minimiser, the exhaustive search and the
 //! ledger. After every operation it compares the return values (the postcondition), then the
 //! invariants: the same length, the same live entries in the same recency order, the same
 //! stats, nothing held beyond the capacity, the cache's own invariant check, and every value
-//! dropped exactly once, never while the model still holds it.
+//! dropped exactly once, never while the model still holds it. After a planted `Hash` panic
+//! ([`Op::HashPanics`]) it checks, to the end of the case, only what the contract still promises
+//! then: no other panic, nothing beyond the capacity, the invariants, no value dropped twice or
+//! while held.
 
 use std::fmt;
 use std::mem;

@@ -9,8 +9,9 @@ The vocabulary, used everywhere in this crate:
 * the **driver** ([`driver::replay`]) replays a case against the cache and the model in
   lockstep; its **oracle** checks every return value and every invariant after every step and
   reports a [`Divergence`];
-* every front end calls that one driver: the libFuzzer targets in `fuzz_targets/`, the corpus
-  replay and regression tests in `tests/`, the minimiser, the exhaustive search and the ledger.
+* every front end calls that one driver: the `lockstep` libFuzzer target in `fuzz_targets/`, the
+  corpus replay and regression tests in `tests/`, the minimiser, the exhaustive search and the
+  ledger. (The `roundtrip` target tests the generator alone: bytes to a case and back.)
 */
 
 // The harness is safe Rust too; only the libFuzzer glue in `fuzz_targets/` needs `no_mangle`.

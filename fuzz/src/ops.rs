@@ -17,7 +17,8 @@ pub const KEYS: Key = 10;
 /// One call on the cache (and the same call on the model), or the passing of time.
 ///
 /// Values are not part of an operation: the driver gives every write a fresh, unique value, so a
-/// stale value, a leak or a double drop shows up at the step that causes it.
+/// stale value or a double drop shows up at the step that causes it (a leak at the latest when
+/// the cache is dropped).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Op {
     /// `put(key, fresh value)`.

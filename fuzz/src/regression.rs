@@ -34,7 +34,7 @@ fn snake(name: &str) -> String {
 }
 
 /// Writes the test for `divergence` (already shrunk); `origin` says where it came from, such as
-/// "shrunk from 57 operations of fuzz/artifacts/lockstep/crash-…".
+/// "shrunk from 57 to 3 operations (crash-…)".
 ///
 /// # Errors
 ///

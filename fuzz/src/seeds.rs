@@ -1,6 +1,6 @@
 //! Seed cases written by hand, one per behaviour of the contract, so that fuzzing starts from
-//! every corner at once. `harness seeds` writes them, through the encoder, into
-//! `corpus/lockstep/`; the ledger test shows that together they take every transition.
+//! every corner at once. `harness seeds corpus/lockstep` writes them there, through the encoder;
+//! a test checks that together they take every transition of the model.
 
 use crate::ops::Case;
 use crate::ops::Op::{self, *};

@@ -1,5 +1,6 @@
-//! Keys and values that keep books, so the driver sees every leak and double drop at the step
-//! that causes it.
+//! Keys and values that keep books, so the driver sees a double drop, or a live value dropped, at
+//! the step that causes it, and a leak as soon as the cache holds more than its capacity, or at
+//! the latest when it is dropped.
 
 use std::borrow::Borrow;
 use std::cell::{Cell, RefCell};

@@ -85,9 +85,12 @@ fn the_corpus_takes_every_model_transition() {
 }
 
 #[test]
-fn the_seeds_pass_and_encode() {
+fn the_seeds_pass_encode_and_take_every_model_transition() {
+    let mut ledger = Ledger::default();
     for (name, case) in fuzz::seeds::seeds() {
-        replay(&case, &mut |_| {}).unwrap_or_else(|d| panic!("seed {name}:\n{d}"));
+        ledger.replay(&case).unwrap_or_else(|d| panic!("seed {name}:\n{d}"));
         assert_eq!(Case::from_bytes(&case.to_bytes().expect("seeds encode")), case, "seed {name}");
     }
+    let missing: Vec<&str> = ledger.missing().iter().map(|t| t.name()).collect();
+    assert!(missing.is_empty(), "transitions no seed takes: {}", missing.join(", "));
 }

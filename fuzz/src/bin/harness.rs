@@ -101,7 +101,7 @@ fn cases(args: &[String]) -> Result<Vec<(PathBuf, Case)>, String> {
         return Err("expected at least one corpus file or folder".to_owned());
     }
     let paths: Vec<PathBuf> = args.iter().map(PathBuf::from).collect();
-    corpus::cases(&paths).map_err(|e| format!("cannot read the corpus: {e}"))
+    corpus::cases(&paths).map_err(|e| format!("cannot read the corpus ({}): {e}", args.join(", ")))
 }
 
 fn replay(args: &[String]) -> Result<(), String> {
@@ -283,7 +283,8 @@ fn seeds(dir: &Path) -> Result<(), String> {
 fn canon(dir: &Path) -> Result<(), String> {
     let mut seen = std::collections::HashSet::new();
     let (mut rewritten, mut dropped) = (0, 0);
-    for (file, case) in corpus::cases(&[dir.to_path_buf()]).map_err(|e| e.to_string())? {
+    let cases = corpus::cases(&[dir.to_path_buf()]).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for (file, case) in cases {
         let bytes = case.to_bytes()?;
         if !seen.insert(bytes.clone()) {
             fs::remove_file(&file).map_err(|e| e.to_string())?;
