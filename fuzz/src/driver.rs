@@ -21,7 +21,7 @@ use foldhash::fast::FixedState;
 use model::{Model, Transition};
 
 use crate::ops::{Case, KEYS, Key, Kind, Op};
-use crate::tracked::{Books, Life, TrackedKey, Twice, Value};
+use crate::tracked::{Books, Life, TrackedKey, Twice, Value, silence_planted_panics};
 
 /// Which check failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -450,6 +450,7 @@ fn settle(
 ///
 /// The first divergence.
 pub fn replay(case: &Case, observe: &mut dyn FnMut(Transition)) -> Result<(), Box<Divergence>> {
+    silence_planted_panics();
     let books = Rc::new(Books::with_room(case.ops.len()));
     let clock = ManualClock::new(case.start);
     let mut cache: TestCache =

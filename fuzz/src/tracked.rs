@@ -6,6 +6,7 @@ use std::borrow::Borrow;
 use std::cell::{Cell, RefCell};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
+use std::sync::Once;
 
 use crate::ops::Key;
 
@@ -103,6 +104,26 @@ impl Books {
     }
 }
 
+/// What the planted `Hash` panic says.
+const PLANTED_PANIC: &str = "a planted panic in Hash (HashPanics)";
+
+/// Keeps the planted panic quiet, once per process, passing every other panic on to the hook
+/// that was there: the panic is expected, and printing it (with a backtrace where
+/// `RUST_BACKTRACE` is set) would cost a fuzzer more than the rest of an execution.
+pub(crate) fn silence_planted_panics() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let payload = info.payload();
+            let text = payload.downcast_ref::<&str>().copied();
+            if text.or_else(|| payload.downcast_ref::<String>().map(String::as_str)) != Some(PLANTED_PANIC) {
+                previous(info);
+            }
+        }));
+    });
+}
+
 /// A value in the cache: an id from [`Books::fresh_id`], and the books it reports its drop to.
 #[derive(Debug)]
 pub(crate) struct Value {
@@ -172,7 +193,7 @@ impl Hash for TrackedKey {
             self.books.fuse.set(fuse - 1);
             if fuse == 1 {
                 self.books.fuse_burnt.set(true);
-                panic!("a planted panic in Hash (HashPanics)");
+                panic!("{}", PLANTED_PANIC);
             }
         }
         // Must hash exactly as `Key` does, for `Borrow<Key>`.
