@@ -25,9 +25,9 @@ ensure_cargo_fuzz() {
     fi
 }
 
-# FUZZ: how to call cargo-fuzz; SANITIZER: its --sanitizer; BUILD: the build flags every script
-# passes to `cargo fuzz run/build/tmin`. cargo-fuzz runs on nightly if there is one; without
-# one, stable pretends to be nightly (RUSTC_BOOTSTRAP=1).
+# FUZZ: how to call cargo-fuzz; TOOLCHAIN: the toolchain it runs on; SANITIZER: its --sanitizer;
+# BUILD: the build flags every script passes to `cargo fuzz run/build/tmin`. cargo-fuzz runs on
+# nightly if there is one; without one, stable pretends to be nightly (RUSTC_BOOTSTRAP=1).
 #
 # No sanitizer, unless the caller asks for one (`select_toolchain address`: scripts/smoke) and
 # nightly is there to build it. The cache, the model and the harness have no unsafe code, so
@@ -47,9 +47,11 @@ select_toolchain() {
     # Not `grep -q`: it exits at the first match, and under pipefail the writer's SIGPIPE then
     # fails the whole pipeline now and then. Here and in the other scripts, grep reads it all.
     if rustup toolchain list 2>/dev/null | grep '^nightly' >/dev/null; then
+        TOOLCHAIN=nightly
         FUZZ=(cargo +nightly fuzz)
         SANITIZER=${FUZZ_SANITIZER:-$wanted}
     else
+        TOOLCHAIN=stable
         FUZZ=(env RUSTC_BOOTSTRAP=1 cargo fuzz)
         SANITIZER=${FUZZ_SANITIZER:-none}
     fi
@@ -58,9 +60,6 @@ select_toolchain() {
     # RUST_LIB_BACKTRACE=0: cargo-fuzz reports libFuzzer's exit on Ctrl-C as an error, and with
     # RUST_BACKTRACE set it would add its own stack trace; a panic in a target keeps its trace.
     FUZZ=(env RUSTFLAGS="${RUSTFLAGS:-} $FUZZ_RUSTFLAGS" RUST_LIB_BACKTRACE=0 "${FUZZ[@]}")
-    TOOLCHAIN=stable
-    [[ " ${FUZZ[*]} " == *" +nightly "* ]] && TOOLCHAIN=nightly
-    return 0
 }
 
 # Instrumentation cargo-fuzz adds that costs time in every execution and finds nothing here

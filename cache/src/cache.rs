@@ -460,7 +460,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         self.purge_now();
         // The capacity changes once the entries fit it: if a `Hash` panics while evicting, the
         // entries left still fit the old one.
-        let limit = capacity.min(MAX_LEN);
+        let limit = limit_of(capacity);
         while self.slots.len() > limit {
             self.remove_slot(self.recency.tail);
             self.stats.evictions += 1;
@@ -567,10 +567,10 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         if self.ttl.is_some() { self.clock.now() } else { 0 }
     }
 
-    /// How many entries may be stored: the capacity, within what `u32` indices can address.
+    /// How many entries may be stored; see [`limit_of`].
     #[inline]
     fn limit(&self) -> usize {
-        self.capacity.min(MAX_LEN)
+        limit_of(self.capacity)
     }
 
     #[inline]
@@ -832,6 +832,13 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         }
         (slot.key, slot.value)
     }
+}
+
+/// How many entries a cache of `capacity` may store: the capacity, within what `u32` indices can
+/// address.
+#[inline]
+fn limit_of(capacity: usize) -> usize {
+    capacity.min(MAX_LEN)
 }
 
 /// The hash of the key that removing slot `i` moves into its place (the last slot's), if any.

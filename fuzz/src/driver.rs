@@ -11,17 +11,19 @@
 //! then: no other panic, nothing beyond the capacity, the invariants, no value dropped twice or
 //! while held.
 
+use std::any::Any;
 use std::fmt;
 use std::mem;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::panic::{self, AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
+use std::sync::Once;
 
 use cache::{Cache, ManualClock};
 use foldhash::fast::FixedState;
 use model::{Model, Transition};
 
 use crate::ops::{Case, KEYS, Key, Kind, Op};
-use crate::tracked::{Books, Life, TrackedKey, Twice, Value, silence_planted_panics};
+use crate::tracked::{Books, Life, PLANTED_PANIC, TrackedKey, Twice, Value};
 
 /// Which check failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -414,12 +416,28 @@ fn check_dropped(books: &Books) -> Result<(), Failure> {
     Ok(())
 }
 
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    let text = payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
-    format!("panicked: {}", text.unwrap_or("(a non-string payload)"))
+/// What a panic said, if it said it in text (as `panic!` does).
+fn panic_text(payload: &(dyn Any + Send)) -> Option<&str> {
+    payload.downcast_ref::<&str>().copied().or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    format!("panicked: {}", panic_text(payload).unwrap_or("(a non-string payload)"))
+}
+
+/// Keeps the planted panic quiet, once per process, passing every other panic on to the hook
+/// that was there: the panic is expected, and printing it (with a backtrace where
+/// `RUST_BACKTRACE` is set) would cost a fuzzer more than the rest of an execution.
+fn silence_planted_panics() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if panic_text(info.payload()) != Some(PLANTED_PANIC) {
+                previous(info);
+            }
+        }));
+    });
 }
 
 /// A fresh value id for an operation that writes a value, else an id no value carries.

@@ -6,7 +6,6 @@ use std::borrow::Borrow;
 use std::cell::{Cell, RefCell};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
-use std::sync::Once;
 
 use crate::ops::Key;
 
@@ -89,7 +88,8 @@ impl Books {
         self.fuse.set(hashes);
     }
 
-    /// Runs one of the cache's operations with the fuse counting down.
+    /// Runs one of the cache's operations with the fuse counting down. If the operation panics,
+    /// the counting goes on until [`Books::fuse_burnt`] is asked.
     pub(crate) fn with_fuse<T>(&self, operation: impl FnOnce() -> T) -> T {
         self.fuse_counts.set(true);
         let result = operation();
@@ -105,24 +105,7 @@ impl Books {
 }
 
 /// What the planted `Hash` panic says.
-const PLANTED_PANIC: &str = "a planted panic in Hash (HashPanics)";
-
-/// Keeps the planted panic quiet, once per process, passing every other panic on to the hook
-/// that was there: the panic is expected, and printing it (with a backtrace where
-/// `RUST_BACKTRACE` is set) would cost a fuzzer more than the rest of an execution.
-pub(crate) fn silence_planted_panics() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let payload = info.payload();
-            let text = payload.downcast_ref::<&str>().copied();
-            if text.or_else(|| payload.downcast_ref::<String>().map(String::as_str)) != Some(PLANTED_PANIC) {
-                previous(info);
-            }
-        }));
-    });
-}
+pub(crate) const PLANTED_PANIC: &str = "a planted panic in Hash (HashPanics)";
 
 /// A value in the cache: an id from [`Books::fresh_id`], and the books it reports its drop to.
 #[derive(Debug)]
