@@ -10,7 +10,8 @@
 //! 3. simplify each operation: smaller keys, simpler kinds (`Push` to `Put`, `GetMut` to `Get`),
 //!    smaller or boundary time steps, smaller capacities, sparser retain masks;
 //! 4. simplify the configuration: a smaller capacity, no ttl or a smaller one, time from 0;
-//! 5. rename keys in order of first use, so the result reads `0, 1, 2`.
+//! 5. fold a `Resize` into the capacity the case starts with, one operation fewer;
+//! 6. rename keys in order of first use, so the result reads `0, 1, 2`.
 //!
 //! Every candidate stays encodable, so the result can be written to the corpus.
 
@@ -134,6 +135,26 @@ impl Shrinker {
         candidates.into_iter().any(|c| self.try_candidate(c))
     }
 
+    /// Starting at the capacity a `Resize` sets often fails the same way without it: the
+    /// other passes, which only shrink the capacity, cannot find that.
+    fn fold_resizes(&mut self) -> bool {
+        let mut progress = false;
+        let mut i = 0;
+        while i < self.best.ops.len() {
+            if let Op::Resize(capacity) = self.best.ops[i] {
+                let mut candidate = self.best.clone();
+                candidate.ops.remove(i);
+                candidate.capacity = capacity;
+                if self.try_candidate(candidate) {
+                    progress = true;
+                    continue;
+                }
+            }
+            i += 1;
+        }
+        progress
+    }
+
     fn rename_keys(&mut self) -> bool {
         let mut order: Vec<u8> = Vec::new();
         for key in self.best.ops.iter().filter_map(|op| op.key()) {
@@ -210,6 +231,7 @@ pub fn minimise(case: &Case) -> Option<Shrunk> {
             | shrinker.drop_chunks()
             | shrinker.simplify_ops()
             | shrinker.simplify_config()
+            | shrinker.fold_resizes()
             | shrinker.rename_keys();
         if !progress {
             break;
