@@ -229,6 +229,8 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// Like [`put`](Self::put), but returns the entry that left the cache because of this
     /// call: the old pair on an overwrite, the evicted least recently used pair, or the given
     /// pair itself when the capacity is 0. Expired entries cleaned up on the way are dropped.
+    /// So is the given pair if it expires as it arrives (a ttl of 0, or a clock at `u64::MAX`):
+    /// like every expired entry, it is dropped, and `None` comes back.
     ///
     /// # Example
     ///
@@ -357,6 +359,9 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
 
     /// The least recently used live entry, leaving the recency order alone.
     ///
+    /// Like [`len`](Self::len), it cannot clean up: it steps over the entries that expired
+    /// since the last `&mut` call.
+    ///
     /// # Example
     ///
     /// ```
@@ -406,7 +411,11 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// assert_eq!(cache.len(), 1);
     /// ```
     pub fn len(&self) -> usize {
-        let now = self.now();
+        self.live_at(self.now())
+    }
+
+    /// How many entries are live at `now`: all but the expired prefix of the expiry list.
+    fn live_at(&self, now: u64) -> usize {
         let mut expired = 0;
         let mut i = self.expiry.head;
         while i != NIL && !self.is_live(i, now) {
@@ -526,7 +535,10 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         }
     }
 
-    /// The live entries, most recently used first, leaving the order alone.
+    /// The live entries, most recently used first, leaving the order alone. Reversed
+    /// (`.rev()`), least recently used first; its `len()` is the number of live entries.
+    ///
+    /// Costs what [`len`](Self::len) costs to make, then a step per entry.
     ///
     /// # Example
     ///
@@ -536,9 +548,12 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// cache.put("b", 2);
     /// cache.get(&"a");
     /// assert_eq!(cache.iter().collect::<Vec<_>>(), [(&"a", &1), (&"b", &2)]);
+    /// assert_eq!(cache.iter().rev().collect::<Vec<_>>(), [(&"b", &2), (&"a", &1)]);
+    /// assert_eq!(cache.iter().len(), 2);
     /// ```
     pub fn iter(&self) -> Iter<'_, K, V> {
-        Iter::new(&self.slots, &self.timers, self.recency.head, self.now())
+        let now = self.now();
+        Iter::new(&self.slots, &self.timers, self.recency, now, self.live_at(now))
     }
 
     /// How many `get` and `get_mut` calls hit and missed, and how many live entries were evicted

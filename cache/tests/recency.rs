@@ -253,22 +253,61 @@ fn debug_prints_the_live_entries_most_recent_first() {
 }
 
 #[test]
-fn iter_size_hint_counts_what_is_left() {
+fn iter_knows_its_length_even_with_expired_entries() {
     let mut cache = lru(4);
     cache.put('a', 1);
     cache.put('b', 2);
     cache.put('c', 3);
     let mut iter = cache.iter();
-    assert_eq!(iter.size_hint(), (3, Some(3)));
+    assert_eq!(iter.len(), 3);
     iter.next();
     assert_eq!(iter.size_hint(), (2, Some(2)));
-    assert_eq!(iter.by_ref().count(), 2);
-    assert_eq!(iter.size_hint(), (0, Some(0)));
-    // With a ttl some of what is left may have expired: only the upper bound is sure.
-    let mut timed = Cache::with_clock(4, Some(10), ManualClock::new(0));
+    iter.next_back();
+    assert_eq!(iter.len(), 1);
+    assert_eq!(iter.by_ref().count(), 1);
+    assert_eq!((iter.len(), iter.next(), iter.next_back()), (0, None, None));
+    // Expired entries, not yet cleaned up, are neither counted nor yielded from either end.
+    let clock = ManualClock::new(0);
+    let mut timed = Cache::with_clock(4, Some(10), clock.clone());
     timed.put('a', 1);
+    clock.advance(5);
     timed.put('b', 2);
-    assert_eq!(timed.iter().size_hint(), (0, Some(2)));
+    timed.put('c', 3);
+    timed.get(&'a');
+    clock.advance(5);
+    assert_eq!(timed.iter().len(), 2);
+    assert_eq!(timed.iter().collect::<Vec<_>>(), [(&'c', &3), (&'b', &2)]);
+    assert_eq!(timed.iter().rev().collect::<Vec<_>>(), [(&'b', &2), (&'c', &3)]);
+}
+
+#[test]
+fn iter_walks_from_both_ends_without_crossing() {
+    let mut cache = lru(5);
+    for (k, v) in ['a', 'b', 'c', 'd', 'e'].into_iter().zip(1..) {
+        cache.put(k, v);
+    }
+    cache.get(&'b');
+    // Most recently used first: b e d c a.
+    let mut iter = cache.iter();
+    assert_eq!(iter.next(), Some((&'b', &2)));
+    assert_eq!(iter.next_back(), Some((&'a', &1)));
+    assert_eq!(iter.next_back(), Some((&'c', &3)));
+    assert_eq!(iter.next(), Some((&'e', &5)));
+    assert_eq!(iter.next(), Some((&'d', &4)));
+    assert_eq!((iter.next(), iter.next_back()), (None, None));
+    let keys: String = cache.iter().rev().map(|(k, _)| *k).collect();
+    assert_eq!(keys, "acdeb");
+}
+
+#[test]
+fn iter_debug_shows_the_entries_to_come() {
+    let mut cache = lru(3);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    let mut iter = cache.iter();
+    assert_eq!(format!("{iter:?}"), "[('b', 2), ('a', 1)]");
+    iter.next();
+    assert_eq!(format!("{iter:?}"), "[('a', 1)]");
 }
 
 #[test]

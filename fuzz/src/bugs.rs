@@ -19,6 +19,7 @@ pub struct Bug {
 }
 
 const CACHE: &str = "cache/src/cache.rs";
+const ITER: &str = "cache/src/iter.rs";
 
 /// Every planted bug.
 pub const BUGS: &[Bug] = &[
@@ -155,11 +156,8 @@ pub const BUGS: &[Bug] = &[
     Bug {
         name: "iter-shows-expired",
         summary: "iter yields entries that have expired",
-        file: "cache/src/iter.rs",
-        edits: &[(
-            "            if self.timers.get(i).is_none_or(|t| self.now < t.deadline) {",
-            "            if self.timers.get(i).is_none_or(|_| true) {",
-        )],
+        file: ITER,
+        edits: &[(".is_none_or(|t| self.now < t.deadline) {", ".is_none_or(|_| true) {")],
     },
     Bug {
         name: "moved-slot-hashed-late",
@@ -184,6 +182,21 @@ pub const BUGS: &[Bug] = &[
                 "        if limit < self.slots.capacity() {",
             ),
         ],
+    },
+    Bug {
+        name: "iter-len-counts-expired",
+        summary: "the iterator's length counts expired entries that are not cleaned up yet",
+        file: CACHE,
+        edits: &[("self.recency, now, self.live_at(now))", "self.recency, now, self.slots.len())")],
+    },
+    Bug {
+        name: "iter-rev-yields-expired",
+        summary: "walking the iterator from the back yields expired entries",
+        file: ITER,
+        edits: &[(
+            "            if self.timers.get(at as usize)",
+            "            if !forward || self.timers.get(at as usize)",
+        )],
     },
 ];
 

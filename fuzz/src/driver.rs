@@ -32,9 +32,9 @@ pub enum Check {
     Answer,
     /// The cache panicked.
     Panic,
-    /// `len()` differs from the model's.
+    /// `len()`, or the length `iter()` reports, differs from the model's.
     Len,
-    /// The live entries, in recency order, differ from the model's.
+    /// The live entries, in recency order from either end, differ from the model's.
     Entries,
     /// `stats()` differs from the model's.
     Stats,
@@ -63,8 +63,8 @@ impl Check {
         match self {
             Check::Answer => "the return value differs from the model's",
             Check::Panic => "the cache panicked",
-            Check::Len => "len() differs from the model's",
-            Check::Entries => "the live entries, most recently used first, differ from the model's",
+            Check::Len => "len(), or the iterator's length, differs from the model's",
+            Check::Entries => "the live entries, in recency order from either end, differ from the model's",
             Check::Stats => "stats() differs from the model's",
             Check::Capacity => "the cache holds more than its capacity",
             Check::Invariants => "the cache's own invariant check failed",
@@ -327,7 +327,7 @@ fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<()
         return Err(differ(Check::Len, cache_len, len));
     }
     // Compared without collecting (this runs after every step), and only as far as one entry
-    // past the model's: a buggy cache's iterator may not end.
+    // past the model's: a buggy cache's iterator may not end. From the front, then from the back.
     let expected = || model.live().map(|(&k, &v)| (k, v));
     let actual = || cache.iter().take(len + 1).map(|(k, v)| (k.key, v.id));
     if !actual().eq(expected()) {
@@ -336,6 +336,18 @@ fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<()
             Answer::Entries(actual().collect()),
             Answer::Entries(expected().collect()),
         ));
+    }
+    let actual_back = || cache.iter().rev().take(len + 1).map(|(k, v)| (k.key, v.id));
+    if !actual_back().eq(expected().rev()) {
+        return Err(differ(
+            Check::Entries,
+            format_args!("{} from the back", Answer::Entries(actual_back().collect())),
+            Answer::Entries(expected().rev().collect()),
+        ));
+    }
+    let iter_len = cache.iter().len();
+    if iter_len != len {
+        return Err(differ(Check::Len, format_args!("iter().len() {iter_len}"), len));
     }
     let (s, m) = (cache.stats(), model.stats().0);
     if (s.hits, s.misses, s.evictions) != (m.hits, m.misses, m.evictions) {

@@ -195,3 +195,13 @@ fn resize_invariants_34f83239() {
 fn resize_capacity_2e00b0de() {
     check(&Case { capacity: 1, ttl: None, start: 0, ops: vec![Put(0), HashPanics(1), Resize(0)] });
 }
+
+// lockstep divergence at step 4 of 4, Advance(1): the live entries, in recency order from either end, differ from the model's
+//     cache: [(0, v0)] from the back
+//     model: [(1, v1)]
+//
+// Planted bug `iter-rev-yields-expired` (walking the iterator from the back yields expired entries), found by fuzzing; shrunk from 15 to 4 operations (iter-rev-yields-expired.crash).
+#[test]
+fn advance_entries_a2546719() {
+    check(&Case { capacity: 2, ttl: Some(2), start: 0, ops: vec![Put(0), Advance(1), Put(1), Advance(1)] });
+}

@@ -338,7 +338,7 @@ impl<K: Clone + PartialEq, V> Model<K, V> {
 
     /// The live entries, most recently used first, without a transition or a `Vec`: for checks
     /// that run after every step.
-    pub fn live(&self) -> impl ExactSizeIterator<Item = (&K, &V)> {
+    pub fn live(&self) -> impl DoubleEndedIterator<Item = (&K, &V)> + ExactSizeIterator {
         self.entries.iter().rev().map(|(k, v, _)| (k, v))
     }
 
