@@ -8,7 +8,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::thread;
+use std::thread::{self, Thread};
 use std::time::{Duration, Instant};
 
 /// A monotonic source of time, in ticks.
@@ -80,8 +80,8 @@ impl Clock for SystemClock {
 /// 80 µs, median, on a 2-core Linux VM).
 ///
 /// Ticks are nanoseconds on the [`SystemClock`]'s scale, so ttls work the same on both. Clones
-/// share one thread, which ends about one step after the last clone is dropped. If no
-/// thread can be started, every read asks the [`SystemClock`] instead.
+/// share one thread, which ends when the last clone is dropped. If no thread can be started,
+/// every read asks the [`SystemClock`] instead.
 ///
 /// # Example
 ///
@@ -98,6 +98,9 @@ impl Clock for SystemClock {
 pub struct CoarseClock {
     /// The time the thread stored last; `None` if it could not be started.
     latest: Option<Arc<AtomicU64>>,
+    /// The thread, woken whenever a clone is dropped: if that was the last one, it ends then,
+    /// not a step later (which, for a long resolution, could be hours).
+    ticker: Option<Thread>,
 }
 
 impl CoarseClock {
@@ -115,18 +118,37 @@ impl CoarseClock {
     /// ```
     #[must_use]
     pub fn new(resolution: Duration) -> Self {
-        let resolution = resolution.max(Duration::from_micros(1));
+        let step = u64::try_from(resolution.max(Duration::from_micros(1)).as_nanos()).unwrap_or(u64::MAX);
         let latest = Arc::new(AtomicU64::new(SystemClock.now()));
         // The thread holds only a weak reference, so dropping the last clone stops it.
         let weak = Arc::downgrade(&latest);
         let started = thread::Builder::new().name("cache::CoarseClock".into()).spawn(move || {
+            let mut next_step = 0;
             while let Some(latest) = weak.upgrade() {
-                latest.store(SystemClock.now(), Ordering::Relaxed);
+                let now = SystemClock.now();
+                // Woken early (a clone was dropped), it only looks whether any clone is left.
+                if now >= next_step {
+                    latest.store(now, Ordering::Relaxed);
+                    next_step = now.saturating_add(step);
+                }
                 drop(latest);
-                thread::sleep(resolution);
+                thread::park_timeout(Duration::from_nanos(next_step - now));
             }
         });
-        Self { latest: started.is_ok().then_some(latest) }
+        match started {
+            Ok(handle) => Self { latest: Some(latest), ticker: Some(handle.thread().clone()) },
+            Err(_) => Self { latest: None, ticker: None },
+        }
+    }
+}
+
+impl Drop for CoarseClock {
+    fn drop(&mut self) {
+        // Let go of the time first, so that the woken thread sees whether a clone is left.
+        self.latest = None;
+        if let Some(ticker) = &self.ticker {
+            ticker.unpark();
+        }
     }
 }
 
