@@ -494,12 +494,14 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// ```
     pub fn clear(&mut self) {
         self.index.clear();
-        self.slots.clear();
         self.timers.clear();
         self.recency = List::EMPTY;
         self.expiry = List::EMPTY;
         self.next_deadline = u64::MAX;
         self.last_deadline = 0;
+        // Last, once nothing names a slot: dropping the entries runs the users' `Drop`, and if
+        // one panics, the rest are still dropped and the cache is already empty and sound.
+        self.slots.clear();
     }
 
     /// Keeps only the live entries for which `keep` returns true, in their order.

@@ -53,10 +53,11 @@ assert!(cache.is_empty());
   `push`, `remove`, `pop_lru`) or dropped by the cache exactly once, at the latest when the
   cache is dropped.
 * **Robustness.** No method panics, for any capacity, ttl or clock value, unless a user
-  callback (`Hash`, `Eq`, the `retain` closure) does; the cache is then still sound, with its
-  invariants intact, as long as `Hash` and `Eq` give the same answers they gave before. A call
-  whose `Hash` panics has changed nothing, or (`resize`, `retain`, dropping expired entries)
-  has done part of its work, never half of a step.
+  callback (`Hash`, `Eq`, the `retain` closure, a key's or value's `Drop`) does; the cache is
+  then still sound, with its invariants intact, as long as `Hash` and `Eq` give the same
+  answers they gave before. A call whose `Hash` or `Eq` panics has changed nothing, or
+  (`resize`, `retain`, dropping expired entries) has done part of its work, never half of a
+  step.
 * **Statistics.** [`Cache::stats`] counts `get`/`get_mut` hits and misses, and the live
   entries evicted to make room by `put`, `push` and `resize`.
 

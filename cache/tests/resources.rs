@@ -133,6 +133,117 @@ fn a_retain_closure_that_panics_half_way_leaves_a_usable_cache() {
     log.assert_all_dropped_once();
 }
 
+/// A key whose every hash collides, so a lookup compares it with each stored key, and whose `Eq`
+/// panics when the fuse lit by `light_fuse` burns down.
+#[derive(Debug)]
+struct Picky(u32);
+
+impl Hash for Picky {
+    fn hash<H: Hasher>(&self, _: &mut H) {}
+}
+
+impl PartialEq for Picky {
+    fn eq(&self, other: &Self) -> bool {
+        let left = FUSE.get();
+        if left > 0 {
+            FUSE.set(left - 1);
+            assert!(left != 1, "the fuse burnt down");
+        }
+        self.0 == other.0
+    }
+}
+
+impl Eq for Picky {}
+
+#[test]
+fn an_eq_panicking_at_any_comparison_leaves_the_cache_as_it_was() {
+    // Keys 0, 1 and 2 are written at times 0, 5 and 6 with a ttl of 10. Each call runs at 7,
+    // on a full cache, and at 12, when key 0 has expired but is not cleaned up yet. Every call
+    // compares keys before it changes anything (dropping expired entries aside): a panic must
+    // leave what is live, the order and the stats as they were.
+    type Call = fn(&mut Cache<Picky, support::Tracked, ManualClock>, &DropLog);
+    let calls: [(&str, Call); 9] = [
+        ("get", |c, _| _ = c.get(&Picky(2))),
+        ("get_mut", |c, _| _ = c.get_mut(&Picky(1))),
+        ("peek", |c, _| _ = c.peek(&Picky(2))),
+        ("contains", |c, _| _ = c.contains(&Picky(7))),
+        ("remove", |c, _| drop(c.remove(&Picky(1)))),
+        ("put, new key", |c, log| drop(c.put(Picky(7), log.value()))),
+        ("put, live key", |c, log| drop(c.put(Picky(2), log.value()))),
+        ("put, key 0", |c, log| drop(c.put(Picky(0), log.value()))),
+        ("push, new key", |c, log| drop(c.push(Picky(8), log.value()))),
+    ];
+    let log = DropLog::default();
+    let mut panics = 0;
+    for (name, call) in calls {
+        for (time, comparisons) in [7, 12].into_iter().flat_map(|t| (1..=4).map(move |n| (t, n))) {
+            let clock = ManualClock::new(0);
+            let mut cache = Cache::with_clock(3, Some(10), clock.clone());
+            for (k, written) in [(0, 0), (1, 5), (2, 6)] {
+                clock.set(written);
+                cache.put(Picky(k), log.value());
+            }
+            clock.set(time);
+            let live = |cache: &Cache<Picky, _, _>| cache.iter().map(|(k, _)| k.0).collect::<Vec<_>>();
+            let (before, stats) = (live(&cache), cache.stats());
+            light_fuse(comparisons);
+            let result = catch_unwind(AssertUnwindSafe(|| call(&mut cache, &log)));
+            light_fuse(0);
+            let context = format!("{name} at {time}, with the panic at comparison {comparisons}");
+            assert_eq!(cache.check_invariants(), Ok(()), "{context}");
+            if result.is_err() {
+                panics += 1;
+                assert_eq!((live(&cache), cache.stats()), (before, stats), "{context}");
+            }
+            // Still usable: it fills up, evicts, and empties.
+            for k in 10..14 {
+                cache.put(Picky(k), log.value());
+            }
+            assert_eq!(live(&cache), [13, 12, 11], "{context}");
+            while cache.pop_lru().is_some() {}
+            assert_eq!(cache.check_invariants(), Ok(()), "{context}");
+        }
+    }
+    // Each call compares with at least the two live keys before it finds or misses its own.
+    assert!(panics >= 2 * 2 * calls.len(), "only {panics} calls panicked");
+    log.assert_all_dropped_once();
+}
+
+/// A value whose `Drop` panics if it was made to, and otherwise logs its drop.
+struct Explosive {
+    _logged: support::Tracked,
+    explodes: bool,
+}
+
+impl Drop for Explosive {
+    fn drop(&mut self) {
+        assert!(!self.explodes, "a planted panic in Drop");
+    }
+}
+
+#[test]
+fn a_drop_that_panics_in_clear_leaves_an_empty_usable_cache() {
+    // `Drop` is user code too: when one panics while `clear` drops the entries, the cache must
+    // already be empty, its lists and index too, and the other values still dropped once.
+    for ttl in [None, Some(100)] {
+        let log = DropLog::default();
+        let mut cache = Cache::with_clock(4, ttl, ManualClock::new(0));
+        for k in 0..4 {
+            cache.put(k, Explosive { _logged: log.value(), explodes: k == 1 });
+        }
+        assert!(catch_unwind(AssertUnwindSafe(|| cache.clear())).is_err());
+        assert_eq!(cache.check_invariants(), Ok(()), "ttl {ttl:?}");
+        assert_eq!((cache.len(), cache.iter().count(), cache.peek_lru().is_some()), (0, 0, false));
+        for k in 10..16 {
+            cache.put(k, Explosive { _logged: log.value(), explodes: false });
+        }
+        assert_eq!(cache.pop_lru().map(|(k, _)| k), Some(12), "ttl {ttl:?}");
+        assert_eq!(cache.check_invariants(), Ok(()), "ttl {ttl:?}");
+        drop(cache);
+        log.assert_all_dropped_once();
+    }
+}
+
 /// A hasher that collides on purpose. With `SEVEN`, every key gets one of seven hashes. Without,
 /// a `u64` key's hash is its bytes reversed: small keys then differ only in their top bits, so
 /// hashbrown, which picks the first bucket from the low bits, starts every probe at the same
