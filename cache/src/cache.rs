@@ -221,7 +221,12 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// ```
     pub fn put(&mut self, key: K, value: V) -> Option<V> {
         match self.write(key, value) {
-            Write::Replaced(_, old) => Some(old),
+            Write::Replaced(old_key, old) => {
+                // Dropped before the value is returned: if its `Drop` panicked while the return
+                // value was being built, Rust would leak that value (rust-lang/rust#47949).
+                drop(old_key);
+                Some(old)
+            }
             Write::Stored | Write::Evicted(..) | Write::Refused(..) | Write::DeadOnArrival => None,
         }
     }
@@ -354,7 +359,10 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         // The last hash this removal needs, taken while the entry is still indexed.
         let moved_hash = moved_hash(slots, &self.hasher, i);
         entry.remove();
-        Some(self.take_slot(i, moved_hash).1)
+        let (key, value) = self.take_slot(i, moved_hash);
+        // As in `put`: the key goes before the value is returned, or a panicking `Drop` leaks it.
+        drop(key);
+        Some(value)
     }
 
     /// The least recently used live entry, leaving the recency order alone.

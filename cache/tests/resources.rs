@@ -244,6 +244,53 @@ fn a_drop_that_panics_in_clear_leaves_an_empty_usable_cache() {
     }
 }
 
+/// A key whose `Drop` panics if it was made to.
+#[derive(Debug)]
+struct ExplosiveKey(u32, bool);
+
+impl Hash for ExplosiveKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+impl PartialEq for ExplosiveKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for ExplosiveKey {}
+
+impl Drop for ExplosiveKey {
+    fn drop(&mut self) {
+        assert!(!self.1, "a planted panic in Drop");
+    }
+}
+
+#[test]
+fn a_key_whose_drop_panics_as_it_leaves_does_not_leak_its_value() {
+    // `put` over a live key and `remove` drop the stored key and hand its value back. Were the
+    // value already on its way out when the key's `Drop` panics, Rust would leak it
+    // (rust-lang/rust#47949): the key must go first.
+    type Call = fn(&mut Cache<ExplosiveKey, support::Tracked>, &DropLog);
+    let calls: [(&str, Call); 2] = [
+        ("put", |c, log| drop(c.put(ExplosiveKey(1, false), log.value()))),
+        ("remove", |c, _| drop(c.remove(&ExplosiveKey(1, false)))),
+    ];
+    for (name, call) in calls {
+        let log = DropLog::default();
+        let mut cache = Cache::new(2);
+        cache.put(ExplosiveKey(1, true), log.value());
+        cache.put(ExplosiveKey(2, false), log.value());
+        assert!(catch_unwind(AssertUnwindSafe(|| call(&mut cache, &log))).is_err(), "{name}");
+        assert_eq!(cache.check_invariants(), Ok(()), "{name}");
+        assert_eq!(log.drops(0), 1, "{name}: the old value of key 1 was not dropped");
+        drop(cache);
+        log.assert_all_dropped_once();
+    }
+}
+
 /// A hasher that collides on purpose. With `SEVEN`, every key gets one of seven hashes. Without,
 /// a `u64` key's hash is its bytes reversed: small keys then differ only in their top bits, so
 /// hashbrown, which picks the first bucket from the low bits, starts every probe at the same
