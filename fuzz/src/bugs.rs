@@ -198,6 +198,39 @@ pub const BUGS: &[Bug] = &[
             "            if !forward || self.timers.get(at as usize)",
         )],
     },
+    Bug {
+        name: "clear-drops-before-unlinking",
+        summary: "clear drops the entries before it empties the lists, so a panicking Drop leaves the lists naming slots that are gone",
+        file: CACHE,
+        edits: &[
+            (
+                "    pub fn clear(&mut self) {\n        self.index.clear();\n",
+                "    pub fn clear(&mut self) {\n        self.index.clear();\n        self.slots.clear();\n",
+            ),
+            (
+                "the cache is already empty and sound.\n        self.slots.clear();\n",
+                "the cache is already empty and sound.\n",
+            ),
+        ],
+    },
+    Bug {
+        name: "overwrite-leaks-on-drop-panic",
+        summary: "put drops the old key after building its return value, so a panicking key Drop leaks the old value (rust-lang/rust#47949)",
+        file: CACHE,
+        edits: &[(
+            "            Write::Replaced(old_key, old) => {\n                // Dropped before the value is returned: if its `Drop` panicked while the return\n                // value was being built, Rust would leak that value (rust-lang/rust#47949).\n                drop(old_key);\n                Some(old)\n            }\n",
+            "            Write::Replaced(_, old) => Some(old),\n",
+        )],
+    },
+    Bug {
+        name: "remove-leaks-on-drop-panic",
+        summary: "remove drops the key after building its return value, so a panicking key Drop leaks the value (rust-lang/rust#47949)",
+        file: CACHE,
+        edits: &[(
+            "        let (key, value) = self.take_slot(i, moved_hash);\n        // As in `put`: the key goes before the value is returned, or a panicking `Drop` leaks it.\n        drop(key);\n        Some(value)\n",
+            "        Some(self.take_slot(i, moved_hash).1)\n",
+        )],
+    },
 ];
 
 /// `source` with `bug` planted.

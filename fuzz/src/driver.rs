@@ -6,10 +6,10 @@
 //! ledger. After every operation it compares the return values (the postcondition), then the
 //! invariants: the same length, the same live entries in the same recency order, the same
 //! stats, nothing held beyond the capacity, the cache's own invariant check, and every value
-//! dropped exactly once, never while the model still holds it. After a planted `Hash` panic
-//! ([`Op::HashPanics`]) it checks, to the end of the case, only what the contract still promises
-//! then: no other panic, nothing beyond the capacity, the invariants, no value dropped twice or
-//! while held.
+//! dropped exactly once, never while the model still holds it. After a planted `Hash` or `Drop`
+//! panic ([`Op::HashPanics`], [`Op::DropPanics`]) it checks, to the end of the case, only what
+//! the contract still promises then: no other panic, nothing beyond the capacity, the
+//! invariants, no value dropped twice or while held.
 
 use std::any::Any;
 use std::fmt;
@@ -187,7 +187,7 @@ fn keeps(mask: u16, key: Key) -> bool {
 }
 
 /// Applies `op` to the model; `None` for an operation the contract says nothing about
-/// ([`Op::HashPanics`] only arms the cache's keys).
+/// ([`Op::HashPanics`] and [`Op::DropPanics`] only arm the cache's keys and values).
 fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transition>) {
     let value = |v: Option<&u64>| Answer::Value(v.copied());
     let pair = |p: Option<(&Key, &u64)>| Answer::Pair(p.map(|(k, v)| (*k, *v)));
@@ -252,13 +252,16 @@ fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transi
             (Answer::Stats { hits: s.hits, misses: s.misses, evictions: s.evictions }, t)
         }
         Op::Advance(ticks) => (Answer::Nothing, model.advance(ticks)),
-        Op::HashPanics(_) => return (Answer::Nothing, None),
+        Op::HashPanics(_) | Op::DropPanics(_) => return (Answer::Nothing, None),
     };
     (answer, Some(transition))
 }
 
 /// Applies `op` to the cache. `bound` caps how many entries `Iter` collects: one more than the
 /// model holds shows a difference, and a buggy cache's iterator may never end.
+///
+/// The calls that may hash or drop keys and values run with the fuses counting
+/// ([`Books::with_fuse`]); what they hand back is dropped here, after, by the driver.
 fn on_cache(
     cache: &mut TestCache,
     clock: &ManualClock,
@@ -272,28 +275,34 @@ fn on_cache(
     let pair = |p: Option<(&TrackedKey, &Value)>| Answer::Pair(p.map(|(k, v)| (k.key, v.id)));
     // Values handed back are dropped right here, once their id is read.
     match op {
-        Op::Put(k) => Answer::Value(cache.put(key(k), value()).map(|v| v.id)),
-        Op::Push(k) => Answer::Pair(cache.push(key(k), value()).map(|(k, v)| (k.key, v.id))),
-        Op::Get(k) => Answer::Value(cache.get(&k).map(|v| v.id)),
-        Op::GetMut(k) => Answer::Value(cache.get_mut(&k).map(|v| mem::replace(v, value()).id)),
+        Op::Put(k) => Answer::Value(books.with_fuse(|| cache.put(key(k), value())).map(|v| v.id)),
+        Op::Push(k) => {
+            let out = books.with_fuse(|| cache.push(key(k), value()));
+            Answer::Pair(out.map(|(k, v)| (k.key, v.id)))
+        }
+        Op::Get(k) => Answer::Value(books.with_fuse(move || cache.get(&k)).map(|v| v.id)),
+        Op::GetMut(k) => {
+            let found = books.with_fuse(move || cache.get_mut(&k));
+            Answer::Value(found.map(|v| mem::replace(v, value()).id))
+        }
         Op::Peek(k) => Answer::Value(cache.peek(&k).map(|v| v.id)),
         Op::Contains(k) => Answer::Flag(cache.contains(&k)),
-        Op::Remove(k) => Answer::Value(cache.remove(&k).map(|v| v.id)),
+        Op::Remove(k) => Answer::Value(books.with_fuse(|| cache.remove(&k)).map(|v| v.id)),
         Op::PeekLru => pair(cache.peek_lru()),
-        Op::PopLru => Answer::Pair(cache.pop_lru().map(|(k, v)| (k.key, v.id))),
+        Op::PopLru => Answer::Pair(books.with_fuse(|| cache.pop_lru()).map(|(k, v)| (k.key, v.id))),
         Op::Len => Answer::Count(cache.len()),
         Op::IsEmpty => Answer::Flag(cache.is_empty()),
         Op::Capacity => Answer::Count(cache.capacity()),
         Op::Resize(c) => {
-            cache.resize(c);
+            books.with_fuse(|| cache.resize(c));
             Answer::Nothing
         }
         Op::Clear => {
-            cache.clear();
+            books.with_fuse(|| cache.clear());
             Answer::Nothing
         }
         Op::Retain(mask) => {
-            cache.retain(|k, _| keeps(mask, k.key));
+            books.with_fuse(|| cache.retain(|k, _| keeps(mask, k.key)));
             Answer::Nothing
         }
         Op::Iter => Answer::Entries(cache.iter().take(bound).map(|(k, v)| (k.key, v.id)).collect()),
@@ -306,7 +315,11 @@ fn on_cache(
             Answer::Nothing
         }
         Op::HashPanics(n) => {
-            books.light_fuse(n.into());
+            books.light_hash_fuse(n.into());
+            Answer::Nothing
+        }
+        Op::DropPanics(n) => {
+            books.light_drop_fuse(n.into());
             Answer::Nothing
         }
     }
@@ -458,9 +471,9 @@ fn fresh_value(books: &Books, op: Op) -> u64 {
     if writes { books.fresh_id() } else { u64::MAX }
 }
 
-/// The checks of one step that ran under `catch_unwind`, and whether it ended in the planted
-/// `Hash` panic. That panic is no failure in itself (the contract lets a user's `Hash` panic);
-/// after it, only what the contract still promises is checked.
+/// The checks of one step that ran under `catch_unwind`, and whether it ended in a planted
+/// `Hash` or `Drop` panic. That panic is no failure in itself (the contract lets a user's
+/// callback panic); after it, only what the contract still promises is checked.
 fn settle(
     outcome: std::thread::Result<Result<(), Failure>>,
     cache: &TestCache,
@@ -495,8 +508,7 @@ pub fn replay(case: &Case, observe: &mut dyn FnMut(Transition)) -> Result<(), Bo
         let fresh = fresh_value(&books, op);
         let (expected, transition) = on_model(&mut model, op, fresh);
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            let answer =
-                books.with_fuse(|| on_cache(&mut cache, &clock, &books, op, fresh, model.len().0 + 1));
+            let answer = on_cache(&mut cache, &clock, &books, op, fresh, model.len().0 + 1);
             if answer != expected {
                 let name = transition.map_or("no transition", Transition::name);
                 return Err(differ(Check::Answer, answer, format!("{expected} ({name})")));
@@ -517,7 +529,7 @@ pub fn replay(case: &Case, observe: &mut dyn FnMut(Transition)) -> Result<(), Bo
     for (step, &op) in steps {
         let fresh = fresh_value(&books, op);
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            books.with_fuse(|| on_cache(&mut cache, &clock, &books, op, fresh, usize::from(KEYS) + 1));
+            on_cache(&mut cache, &clock, &books, op, fresh, usize::from(KEYS) + 1);
             check_sound(&cache, &books)
         }));
         settle(outcome, &cache, &books).0.map_err(|failure| diverged(step, Some(op), failure))?;

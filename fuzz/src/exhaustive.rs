@@ -50,6 +50,7 @@ fn keyless(ttl: Option<u64>) -> Vec<Op> {
     ops.extend([0b000, 0b101, 0b110].map(Op::Retain));
     ops.extend([0, 1].map(Op::Resize));
     ops.extend((1..=FUSE_LENGTHS).map(Op::HashPanics));
+    ops.extend((1..=FUSE_LENGTHS).map(Op::DropPanics));
     let mut steps = vec![1];
     if let Some(ttl) = ttl {
         steps.extend([ttl.saturating_sub(1), ttl, ttl.saturating_add(1)]);

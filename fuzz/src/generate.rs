@@ -29,7 +29,7 @@ pub const RECORD: usize = 3;
 /// The first tag of each kind's range; a range ends where the next begins. Wider ranges make
 /// an operation more frequent in random input. **Never change these**: corpus files depend on
 /// them.
-pub const TAGS: [(u8, Kind); 19] = [
+pub const TAGS: [(u8, Kind); 20] = [
     (0, Kind::Put),
     (48, Kind::Push),
     (64, Kind::Get),
@@ -49,13 +49,15 @@ pub const TAGS: [(u8, Kind); 19] = [
     (197, Kind::Stats),
     (201, Kind::Advance),
     (240, Kind::HashPanics),
+    (242, Kind::DropPanics),
 ];
 
 /// Tags from here up belong to operations not invented yet; they decode to nothing.
-pub const RESERVED: u8 = 242;
+pub const RESERVED: u8 = 244;
 
 /// `HashPanics(n)` arms the n-th hash, 1 to this many: enough to reach every hash an operation
 /// on a small cache makes (the new key, the evicted one, the one a removal moves).
+/// `DropPanics(n)` arms the n-th drop, within the same range.
 pub const FUSE_LENGTHS: u8 = 4;
 
 /// A key byte with this bit set picks a key already written (if there is one).
@@ -166,6 +168,7 @@ impl Decoder {
             Kind::Stats => Op::Stats,
             Kind::Advance => Op::Advance(self.ticks(a, b)),
             Kind::HashPanics => Op::HashPanics(1 + a % FUSE_LENGTHS),
+            Kind::DropPanics => Op::DropPanics(1 + a % FUSE_LENGTHS),
         };
         if let Op::Put(k) | Op::Push(k) = op {
             if !self.bundle.contains(&k) {
@@ -228,8 +231,8 @@ impl Case {
                 Op::Advance(t) if t == ttl.saturating_sub(1) => [step::TTL_MINUS_ONE, 0],
                 Op::Advance(t) if t == ttl => [step::TTL, 0],
                 Op::Advance(t) if t == ttl.saturating_add(1) => [step::TTL_PLUS_ONE, 0],
-                Op::HashPanics(n) if (1..=FUSE_LENGTHS).contains(&n) => [n - 1, 0],
-                Op::Retain(_) | Op::Advance(_) | Op::HashPanics(_) => {
+                Op::HashPanics(n) | Op::DropPanics(n) if (1..=FUSE_LENGTHS).contains(&n) => [n - 1, 0],
+                Op::Retain(_) | Op::Advance(_) | Op::HashPanics(_) | Op::DropPanics(_) => {
                     return Err(format!("step {step}: {op:?} cannot be encoded"));
                 }
                 _ => match op.key() {

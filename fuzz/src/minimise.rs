@@ -204,6 +204,7 @@ fn simpler_ops(op: Op, ttl: Option<u64>) -> Vec<Op> {
             bits.map(|b| Op::Retain(mask & !(1 << b))).collect()
         }
         Op::HashPanics(n) => (1..n).map(Op::HashPanics).collect(),
+        Op::DropPanics(n) => (1..n).map(Op::DropPanics).collect(),
         Op::Advance(t) => {
             // The ttl's boundaries first, where the interesting failures are.
             let ttl = ttl.unwrap_or(0);

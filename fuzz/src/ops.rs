@@ -63,6 +63,10 @@ pub enum Op {
     /// stops comparing with the model and checks what is still promised: no other panic, the
     /// cache's invariants, and every value dropped exactly once.
     HashPanics(u8),
+    /// Makes the n-th drop of a key or value by the cache, from here on, panic: a user's `Drop`
+    /// that panics inside the cache's own work (clearing, evicting, dropping expired entries).
+    /// Checked from then on as after [`Op::HashPanics`].
+    DropPanics(u8),
 }
 
 /// What kind of operation an [`Op`] is, without its argument: how the minimiser tells that two
@@ -89,11 +93,12 @@ pub enum Kind {
     Stats,
     Advance,
     HashPanics,
+    DropPanics,
 }
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 19] = [
+    pub const ALL: [Kind; 20] = [
         Kind::Put,
         Kind::Push,
         Kind::Get,
@@ -113,6 +118,7 @@ impl Kind {
         Kind::Stats,
         Kind::Advance,
         Kind::HashPanics,
+        Kind::DropPanics,
     ];
 }
 
@@ -140,6 +146,7 @@ impl Op {
             Op::Stats => Kind::Stats,
             Op::Advance(_) => Kind::Advance,
             Op::HashPanics(_) => Kind::HashPanics,
+            Op::DropPanics(_) => Kind::DropPanics,
         }
     }
 
@@ -212,6 +219,7 @@ impl fmt::Debug for Op {
             Op::Retain(mask) => write!(f, "Retain({mask:#b})"),
             Op::Advance(t) => write!(f, "Advance({})", Num(t, "u64")),
             Op::HashPanics(n) => write!(f, "HashPanics({n})"),
+            Op::DropPanics(n) => write!(f, "DropPanics({n})"),
             op => {
                 write!(f, "{:?}", op.kind())?;
                 match op.key() {

@@ -39,6 +39,10 @@ pub fn seeds() -> Vec<(&'static str, Case)> {
             case(3, Some(4), &[Put(0), Put(1), Put(2), HashPanics(1), Remove(0), HashPanics(1), Resize(1)]),
         ),
         (
+            "drop-panics-inside-the-cache",
+            case(3, Some(4), &[Put(0), Put(1), Put(2), DropPanics(2), Clear, Put(0), DropPanics(1), Put(0)]),
+        ),
+        (
             "capacity-one",
             case(1, Some(3), &[Put(0), Put(1), Push(2), Advance(2), Put(2), Get(2), Advance(3), Get(2)]),
         ),

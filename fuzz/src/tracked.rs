@@ -40,11 +40,15 @@ pub(crate) struct Books {
     /// How many more hashes of stored keys until one panics ([`Op::HashPanics`]); 0: none.
     ///
     /// [`Op::HashPanics`]: crate::ops::Op::HashPanics
-    fuse: Cell<u32>,
-    /// Whether hashes count down the fuse: only inside the cache's own operations, never in the
-    /// driver's checks.
+    hash_fuse: Cell<u32>,
+    /// How many more drops of keys and values until one panics ([`Op::DropPanics`]); 0: none.
+    ///
+    /// [`Op::DropPanics`]: crate::ops::Op::DropPanics
+    drop_fuse: Cell<u32>,
+    /// Whether hashes and drops count down the fuses: only inside the cache's own operations,
+    /// never in the driver's checks or when it drops what the cache handed back.
     fuse_counts: Cell<bool>,
-    /// Set when the fuse burnt down and a `Hash` panicked.
+    /// Set when a fuse burnt down and a `Hash` or a `Drop` panicked.
     fuse_burnt: Cell<bool>,
 }
 
@@ -84,8 +88,27 @@ impl Books {
     }
 
     /// Makes the `hashes`-th hash of a stored key from now on panic (0: none).
-    pub(crate) fn light_fuse(&self, hashes: u32) {
-        self.fuse.set(hashes);
+    pub(crate) fn light_hash_fuse(&self, hashes: u32) {
+        self.hash_fuse.set(hashes);
+    }
+
+    /// Makes the `drops`-th drop of a key or value by the cache from now on panic (0: none).
+    pub(crate) fn light_drop_fuse(&self, drops: u32) {
+        self.drop_fuse.set(drops);
+    }
+
+    /// Counts one call of a user callback against `fuse`, inside the cache's own work, and
+    /// panics when it burns down.
+    fn burn(&self, fuse: &Cell<u32>) {
+        let left = fuse.get();
+        // Never while unwinding from another panic: a second one would abort the process.
+        if self.fuse_counts.get() && left > 0 && !std::thread::panicking() {
+            fuse.set(left - 1);
+            if left == 1 {
+                self.fuse_burnt.set(true);
+                panic!("{}", PLANTED_PANIC);
+            }
+        }
     }
 
     /// Runs one of the cache's operations with the fuse counting down. If the operation panics,
@@ -97,15 +120,15 @@ impl Books {
         result
     }
 
-    /// Whether the fuse made a `Hash` panic since the last call; clears the mark.
+    /// Whether a fuse made a `Hash` or a `Drop` panic since the last call; clears the mark.
     pub(crate) fn fuse_burnt(&self) -> bool {
         self.fuse_counts.set(false);
         self.fuse_burnt.replace(false)
     }
 }
 
-/// What the planted `Hash` panic says.
-pub(crate) const PLANTED_PANIC: &str = "a planted panic in Hash (HashPanics)";
+/// What the planted `Hash` and `Drop` panics say.
+pub(crate) const PLANTED_PANIC: &str = "a planted panic in a user callback (HashPanics, DropPanics)";
 
 /// A value in the cache: an id from [`Books::fresh_id`], and the books it reports its drop to.
 #[derive(Debug)]
@@ -124,16 +147,19 @@ impl Value {
 
 impl Drop for Value {
     fn drop(&mut self) {
-        // Never panic here: a panic while unwinding would abort before the report is printed.
-        let mut values = self.books.values.borrow_mut();
-        let life = &mut values[self.id as usize];
-        if *life == Life::Alive {
-            *life = Life::Dropped;
-            self.books.values_alive.set(self.books.values_alive.get() - 1);
-        } else {
-            *life = Life::DroppedAgain;
-            self.books.double_drop.set(Some(Twice::Value(self.id)));
+        {
+            let mut values = self.books.values.borrow_mut();
+            let life = &mut values[self.id as usize];
+            if *life == Life::Alive {
+                *life = Life::Dropped;
+                self.books.values_alive.set(self.books.values_alive.get() - 1);
+            } else {
+                *life = Life::DroppedAgain;
+                self.books.double_drop.set(Some(Twice::Value(self.id)));
+            }
         }
+        // Only the planted panic, once the drop is in the books, and never while unwinding.
+        self.books.burn(&self.books.drop_fuse);
     }
 }
 
@@ -158,6 +184,7 @@ impl Drop for TrackedKey {
             Some(n) => self.books.keys_alive.set(n),
             None => self.books.double_drop.set(Some(Twice::Key)),
         }
+        self.books.burn(&self.books.drop_fuse);
     }
 }
 
@@ -171,14 +198,7 @@ impl Eq for TrackedKey {}
 
 impl Hash for TrackedKey {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        let fuse = self.books.fuse.get();
-        if self.books.fuse_counts.get() && fuse > 0 {
-            self.books.fuse.set(fuse - 1);
-            if fuse == 1 {
-                self.books.fuse_burnt.set(true);
-                panic!("{}", PLANTED_PANIC);
-            }
-        }
+        self.books.burn(&self.books.hash_fuse);
         // Must hash exactly as `Key` does, for `Borrow<Key>`.
         self.key.hash(state);
     }

@@ -205,3 +205,33 @@ fn resize_capacity_2e00b0de() {
 fn advance_entries_a2546719() {
     check(&Case { capacity: 2, ttl: Some(2), start: 0, ops: vec![Put(0), Advance(1), Put(1), Advance(1)] });
 }
+
+// lockstep divergence at step 3 of 3, Clear: the cache's own invariant check failed
+//     cache: recency list: link to slot 0 of 0
+//     model: Ok(())
+//
+// Planted bug `clear-drops-before-unlinking` (clear drops the entries before it empties the lists, so a panicking Drop leaves the lists naming slots that are gone), found by fuzzing; shrunk from 14 to 3 operations (clear-drops-before-unlinking.crash).
+#[test]
+fn clear_invariants_def43b50() {
+    check(&Case { capacity: 1, ttl: None, start: 0, ops: vec![DropPanics(1), Put(0), Clear] });
+}
+
+// lockstep divergence when the cache was dropped after the last step: a key or value was dropped twice, too early, or never
+//     cache: never dropped v0
+//     model: all values dropped
+//
+// Planted bug `overwrite-leaks-on-drop-panic` (put drops the old key after building its return value, so a panicking key Drop leaks the old value (rust-lang/rust#47949)), found by fuzzing; shrunk from 3 to 3 operations (overwrite-leaks-on-drop-panic.crash).
+#[test]
+fn drop_drops_be93a3ff() {
+    check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![DropPanics(1), Put(0), Put(0)] });
+}
+
+// lockstep divergence when the cache was dropped after the last step: a key or value was dropped twice, too early, or never
+//     cache: never dropped v0
+//     model: all values dropped
+//
+// Planted bug `remove-leaks-on-drop-panic` (remove drops the key after building its return value, so a panicking key Drop leaks the value (rust-lang/rust#47949)), found by fuzzing; shrunk from 4 to 3 operations (remove-leaks-on-drop-panic.crash).
+#[test]
+fn drop_drops_918003d6() {
+    check(&Case { capacity: 1, ttl: None, start: 0, ops: vec![DropPanics(1), Put(0), Remove(0)] });
+}
