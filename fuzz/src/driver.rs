@@ -14,16 +14,15 @@
 use std::any::Any;
 use std::fmt;
 use std::mem;
-use std::panic::{self, AssertUnwindSafe, catch_unwind};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
-use std::sync::Once;
 
 use cache::{Cache, ManualClock};
 use foldhash::fast::FixedState;
 use model::{Model, Transition};
 
 use crate::ops::{Case, KEYS, Key, Kind, Op};
-use crate::tracked::{Books, Life, PLANTED_PANIC, TrackedKey, Twice, Value};
+use crate::tracked::{Books, Life, TrackedKey, Twice, Value};
 
 /// Which check failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -450,21 +449,6 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
     format!("panicked: {}", panic_text(payload).unwrap_or("(a non-string payload)"))
 }
 
-/// Keeps the planted panic quiet, once per process, passing every other panic on to the hook
-/// that was there: the panic is expected, and printing it (with a backtrace where
-/// `RUST_BACKTRACE` is set) would cost a fuzzer more than the rest of an execution.
-fn silence_planted_panics() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let previous = panic::take_hook();
-        panic::set_hook(Box::new(move |info| {
-            if panic_text(info.payload()) != Some(PLANTED_PANIC) {
-                previous(info);
-            }
-        }));
-    });
-}
-
 /// A fresh value id for an operation that writes a value, else an id no value carries.
 fn fresh_value(books: &Books, op: Op) -> u64 {
     let writes = matches!(op, Op::Put(_) | Op::Push(_) | Op::GetMut(_));
@@ -493,7 +477,6 @@ fn settle(
 ///
 /// The first divergence.
 pub fn replay(case: &Case, observe: &mut dyn FnMut(Transition)) -> Result<(), Box<Divergence>> {
-    silence_planted_panics();
     let books = Rc::new(Books::with_room(case.ops.len()));
     let clock = ManualClock::new(case.start);
     let mut cache: TestCache =

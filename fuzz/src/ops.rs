@@ -62,6 +62,10 @@ pub enum Op {
     /// leaves the cache's contents after that unspecified, so from the panic on the driver
     /// stops comparing with the model and checks what is still promised: no other panic, the
     /// cache's invariants, and every value dropped exactly once.
+    ///
+    /// A case plants one panic at most: after it, this and [`Op::DropPanics`] do nothing. What
+    /// matters, that the cache stays sound and usable after a panic, the rest of the case
+    /// checks; each further panic would cost about as much as the rest of an execution.
     HashPanics(u8),
     /// Makes the n-th drop of a key or value by the cache, from here on, panic: a user's `Drop`
     /// that panics inside the cache's own work (clearing, evicting, dropping expired entries).

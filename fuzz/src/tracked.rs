@@ -50,6 +50,8 @@ pub(crate) struct Books {
     fuse_counts: Cell<bool>,
     /// Set when a fuse burnt down and a `Hash` or a `Drop` panicked.
     fuse_burnt: Cell<bool>,
+    /// Set by the first planted panic, for good: a case plants one panic at most.
+    planted: Cell<bool>,
 }
 
 impl Books {
@@ -87,14 +89,22 @@ impl Books {
         self.double_drop.get()
     }
 
-    /// Makes the `hashes`-th hash of a stored key from now on panic (0: none).
+    /// Makes the `hashes`-th hash of a stored key from now on panic (0: none), unless a planted
+    /// panic has happened (see [`Op::HashPanics`]).
+    ///
+    /// [`Op::HashPanics`]: crate::ops::Op::HashPanics
     pub(crate) fn light_hash_fuse(&self, hashes: u32) {
-        self.hash_fuse.set(hashes);
+        if !self.planted.get() {
+            self.hash_fuse.set(hashes);
+        }
     }
 
-    /// Makes the `drops`-th drop of a key or value by the cache from now on panic (0: none).
+    /// Makes the `drops`-th drop of a key or value by the cache from now on panic (0: none),
+    /// unless a planted panic has happened.
     pub(crate) fn light_drop_fuse(&self, drops: u32) {
-        self.drop_fuse.set(drops);
+        if !self.planted.get() {
+            self.drop_fuse.set(drops);
+        }
     }
 
     /// Counts one call of a user callback against `fuse`, inside the cache's own work, and
@@ -105,8 +115,14 @@ impl Books {
         if self.fuse_counts.get() && left > 0 && !std::thread::panicking() {
             fuse.set(left - 1);
             if left == 1 {
+                // The one panic of the case: the other fuse goes out, and neither is lit again.
                 self.fuse_burnt.set(true);
-                panic!("{}", PLANTED_PANIC);
+                self.planted.set(true);
+                self.hash_fuse.set(0);
+                self.drop_fuse.set(0);
+                // Unwinds without the panic hook: the panic is expected, so nothing is printed
+                // (libFuzzer's hook would abort), and no message is formatted.
+                std::panic::resume_unwind(Box::new(PLANTED_PANIC));
             }
         }
     }
