@@ -11,7 +11,9 @@
 //!    smaller or boundary time steps, smaller capacities, sparser retain masks;
 //! 4. simplify the configuration: a smaller capacity, no ttl or a smaller one, time from 0;
 //! 5. fold a `Resize` into the capacity the case starts with, one operation fewer;
-//! 6. rename keys in order of first use, so the result reads `0, 1, 2`.
+//! 6. drop an operation while shortening a fuse before it (`HashPanics`, `DropPanics`): the
+//!    dropped operation's hashes or drops no longer count towards the planted panic;
+//! 7. rename keys in order of first use, so the result reads `0, 1, 2`.
 //!
 //! Every candidate stays encodable, so the result can be written to the corpus.
 
@@ -155,6 +157,32 @@ impl Shrinker {
         progress
     }
 
+    fn drop_with_shorter_fuses(&mut self) -> bool {
+        let mut progress = false;
+        let mut i = 0;
+        while i < self.best.ops.len() {
+            let fuses = (0..i).filter(|&j| matches!(self.best.ops[j], Op::HashPanics(_) | Op::DropPanics(_)));
+            let candidates: Vec<Case> = fuses
+                .flat_map(|j| {
+                    simpler_ops(self.best.ops[j], self.best.ttl).into_iter().map(move |shorter| (j, shorter))
+                })
+                .map(|(j, shorter)| {
+                    let mut candidate = self.best.clone();
+                    candidate.ops[j] = shorter;
+                    candidate.ops.remove(i);
+                    candidate
+                })
+                .collect();
+            // On success the next operation has moved into `i`; try there again.
+            if candidates.into_iter().any(|c| self.try_candidate(c)) {
+                progress = true;
+            } else {
+                i += 1;
+            }
+        }
+        progress
+    }
+
     fn rename_keys(&mut self) -> bool {
         let mut order: Vec<u8> = Vec::new();
         for key in self.best.ops.iter().filter_map(|op| op.key()) {
@@ -233,6 +261,7 @@ pub fn minimise(case: &Case) -> Option<Shrunk> {
             | shrinker.simplify_ops()
             | shrinker.simplify_config()
             | shrinker.fold_resizes()
+            | shrinker.drop_with_shorter_fuses()
             | shrinker.rename_keys();
         if !progress {
             break;
