@@ -24,11 +24,11 @@ pub(crate) const MAX_LEN: usize = NIL as usize;
 /// Hit, miss and eviction counters; see [`Cache::stats`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Stats {
-    /// `get` and `get_mut` calls that found a live entry.
+    /// `get`, `get_mut` and `get_or_insert_with` calls that found a live entry.
     pub hits: u64,
-    /// `get` and `get_mut` calls that found no live entry.
+    /// `get`, `get_mut` and `get_or_insert_with` calls that found no live entry.
     pub misses: u64,
-    /// Live entries removed to make room, by `put`, `push` or `resize`.
+    /// Live entries removed to make room, by `put`, `push`, `get_or_insert_with` or `resize`.
     pub evictions: u64,
 }
 
@@ -297,6 +297,45 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         Some(&mut self.slots[i as usize].value)
     }
 
+    /// The value of a live `key`, as [`get_mut`](Self::get_mut) finds it; on a miss, first
+    /// stores `make()` under `key`, as [`put`](Self::put) does (evicting the least recently used
+    /// entry from a full cache). Either way the entry becomes the most recently used, and the
+    /// call counts a hit or a miss, like `get`.
+    ///
+    /// `None` when nothing can be stored: with capacity 0, or when the new entry expires as it
+    /// arrives (a ttl of 0); the new value is then dropped. One lookup on a hit; a miss probes
+    /// the index again to store.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// let mut computed = 0;
+    /// for _ in 0..3 {
+    ///     let v = cache.get_or_insert_with("a", || {
+    ///         computed += 1;
+    ///         42
+    ///     });
+    ///     assert_eq!(v, Some(&mut 42));
+    /// }
+    /// assert_eq!(computed, 1);
+    /// assert_eq!((cache.stats().hits, cache.stats().misses), (2, 1));
+    /// ```
+    pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> Option<&mut V> {
+        if let Some(i) = self.touch(&key) {
+            return Some(&mut self.slots[i as usize].value);
+        }
+        match self.write(key, make()) {
+            // A write makes its entry the most recently used. (An overwrite cannot follow a
+            // miss, but would find its entry there too.)
+            Write::Stored | Write::Evicted(..) | Write::Replaced(..) => {
+                let head = self.recency.head;
+                self.slots.get_mut(head as usize).map(|slot| &mut slot.value)
+            }
+            Write::Refused(..) | Write::DeadOnArrival => None,
+        }
+    }
+
     /// The value of a live `key`, leaving the recency order and the stats alone.
     ///
     /// # Example
@@ -316,6 +355,32 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     {
         let i = self.find(self.hasher.hash_one(key), key)?;
         self.is_live(i, self.now()).then(|| &self.slots[i as usize].value)
+    }
+
+    /// Like [`peek`](Self::peek), but the value can be changed in place: the recency order, the
+    /// stats and the entry's timer are left alone.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// cache.put("a", 1);
+    /// cache.put("b", 2);
+    /// if let Some(v) = cache.peek_mut(&"a") {
+    ///     *v = 10;
+    /// }
+    /// cache.put("c", 3); // "a" was still the least recently used
+    /// assert_eq!(cache.peek(&"a"), None);
+    /// ```
+    pub fn peek_mut<Q>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        self.purge_now();
+        // After the purge every stored entry is live.
+        let i = self.find(self.hasher.hash_one(key), key)?;
+        Some(&mut self.slots[i as usize].value)
     }
 
     /// Whether `key` is live, leaving the recency order and the stats alone.

@@ -42,9 +42,9 @@ assert!(cache.is_empty());
   deadline: lookups miss, `len` does not count it, `iter`, `peek_lru`, `pop_lru` and `retain`
   never show it, and `put` on its key returns `None`. (An iterator shows the entries that were
   live when it was made: it reads the clock once.)
-* **Recency.** Writing an entry, or reading it with `get` or `get_mut`, makes it the most
-  recently used. `peek`, `contains`, `iter`, `len`, `peek_lru`, `retain` and misses leave the
-  order alone.
+* **Recency.** Writing an entry, or reading it with `get`, `get_mut` or
+  `get_or_insert_with`, makes it the most recently used. `peek`, `peek_mut`, `contains`,
+  `iter`, `len`, `peek_lru`, `retain` and misses leave the order alone.
 * **Capacity.** A new key in a cache with `capacity` live entries evicts the least recently
   used one. An overwrite evicts nothing. An expired entry never causes a live one to be evicted.
   Capacity 0 is allowed and stores nothing. The cache never holds more than `capacity` entries,
@@ -58,8 +58,9 @@ assert!(cache.is_empty());
   answers they gave before. A call whose `Hash` or `Eq` panics has changed nothing, or
   (`resize`, `retain`, dropping expired entries) has done part of its work, never half of a
   step.
-* **Statistics.** [`Cache::stats`] counts `get`/`get_mut` hits and misses, and the live
-  entries evicted to make room by `put`, `push` and `resize`.
+* **Statistics.** [`Cache::stats`] counts `get`/`get_mut`/`get_or_insert_with` hits and
+  misses, and the live entries evicted to make room by `put`, `push`, `get_or_insert_with` and
+  `resize`.
 
 # Design
 

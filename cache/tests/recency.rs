@@ -325,3 +325,39 @@ fn a_clone_is_independent_and_shares_the_clock() {
     clock.advance(10);
     assert!(copy.is_empty(), "the clone reads the same clock");
 }
+
+#[test]
+fn get_or_insert_with_finds_or_stores_as_put_would() {
+    let clock = ManualClock::new(0);
+    let mut cache = Cache::with_clock(2, Some(10), clock.clone());
+    assert_eq!(cache.get_or_insert_with('a', || 1), Some(&mut 1));
+    // A hit does not call `make`, and does not restart the timer.
+    clock.advance(5);
+    assert_eq!(cache.get_or_insert_with('a', || unreachable!("a hit makes nothing")), Some(&mut 1));
+    assert_eq!(cache.get_or_insert_with('b', || 2), Some(&mut 2));
+    // Full: a miss evicts the least recently used, as `put` does.
+    *cache.get_or_insert_with('c', || 3).expect("stored") += 30;
+    assert_eq!(cache.iter().collect::<Vec<_>>(), [(&'c', &33), (&'b', &2)]);
+    let stats = cache.stats();
+    assert_eq!((stats.hits, stats.misses, stats.evictions), (1, 3, 1));
+    // 'b' was written at 5: gone at 15, and a miss again.
+    clock.set(15);
+    assert_eq!(cache.get_or_insert_with('b', || 4), Some(&mut 4));
+    assert_eq!(cache.stats().misses, 4);
+}
+
+#[test]
+fn peek_mut_changes_the_value_and_nothing_else() {
+    let clock = ManualClock::new(0);
+    let mut cache = Cache::with_clock(2, Some(10), clock.clone());
+    cache.put('a', 1);
+    clock.advance(5);
+    cache.put('b', 2);
+    *cache.peek_mut(&'a').expect("live") = 10;
+    assert_eq!(cache.stats(), Stats::default());
+    // Still the least recently used, and still expiring at 10.
+    assert_eq!(cache.peek_lru(), Some((&'a', &10)));
+    clock.set(10);
+    assert_eq!(cache.peek_mut(&'a'), None);
+    assert_eq!(cache.peek_mut(&'z'), None);
+}

@@ -470,3 +470,14 @@ fn a_cache_without_a_ttl_never_reads_its_clock() {
     cache.retain(|_, _| true);
     cache.pop_lru();
 }
+
+#[test]
+fn get_or_insert_with_stores_nothing_where_put_would_not() {
+    let log = DropLog::default();
+    let mut none = Cache::new(0);
+    assert!(none.get_or_insert_with('a', || log.value()).is_none());
+    let mut instant = Cache::with_clock(2, Some(0), ManualClock::new(0));
+    assert!(instant.get_or_insert_with('a', || log.value()).is_none());
+    assert_eq!((none.len(), instant.len(), none.stats().misses), (0, 0, 1));
+    log.assert_all_dropped_once();
+}
