@@ -231,6 +231,21 @@ pub const BUGS: &[Bug] = &[
             "        Some(self.take_slot(i, moved_hash).1)\n",
         )],
     },
+    Bug {
+        name: "peek-mut-promotes",
+        summary: "peek_mut makes the entry the most recently used",
+        file: CACHE,
+        edits: &[(
+            "        // After the purge every stored entry is live.\n        let i = self.find(self.hasher.hash_one(key), key)?;\n",
+            "        // After the purge every stored entry is live.\n        let i = self.find(self.hasher.hash_one(key), key)?;\n        self.recency.move_to_front(&mut self.slots, i);\n",
+        )],
+    },
+    Bug {
+        name: "get-or-insert-returns-lru",
+        summary: "get_or_insert_with, on a miss, answers with the least recently used entry's value instead of the new one",
+        file: CACHE,
+        edits: &[("let head = self.recency.head;", "let head = self.recency.tail;")],
+    },
 ];
 
 /// `source` with `bug` planted.

@@ -207,9 +207,17 @@ fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transi
             let (v, t) = model.get_mut(&k);
             (Answer::Value(v.map(|v| mem::replace(v, fresh))), t)
         }
+        Op::GetOrInsert(k) => {
+            let (v, t) = model.get_or_insert_with(k, || fresh);
+            (Answer::Value(v.map(|v| *v)), t)
+        }
         Op::Peek(k) => {
             let (v, t) = model.peek(&k);
             (value(v), t)
+        }
+        Op::PeekMut(k) => {
+            let (v, t) = model.peek_mut(&k);
+            (Answer::Value(v.map(|v| mem::replace(v, fresh))), t)
         }
         Op::Contains(k) => {
             let (b, t) = model.contains(&k);
@@ -284,7 +292,15 @@ fn on_cache(
             let found = books.with_fuse(move || cache.get_mut(&k));
             Answer::Value(found.map(|v| mem::replace(v, value()).id))
         }
+        Op::GetOrInsert(k) => {
+            let found = books.with_fuse(move || cache.get_or_insert_with(key(k), value));
+            Answer::Value(found.map(|v| v.id))
+        }
         Op::Peek(k) => Answer::Value(cache.peek(&k).map(|v| v.id)),
+        Op::PeekMut(k) => {
+            let found = books.with_fuse(move || cache.peek_mut(&k));
+            Answer::Value(found.map(|v| mem::replace(v, value()).id))
+        }
         Op::Contains(k) => Answer::Flag(cache.contains(&k)),
         Op::Remove(k) => Answer::Value(books.with_fuse(|| cache.remove(&k)).map(|v| v.id)),
         Op::PeekLru => pair(cache.peek_lru()),
@@ -451,7 +467,7 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
 
 /// A fresh value id for an operation that writes a value, else an id no value carries.
 fn fresh_value(books: &Books, op: Op) -> u64 {
-    let writes = matches!(op, Op::Put(_) | Op::Push(_) | Op::GetMut(_));
+    let writes = matches!(op, Op::Put(_) | Op::Push(_) | Op::GetMut(_) | Op::GetOrInsert(_) | Op::PeekMut(_));
     if writes { books.fresh_id() } else { u64::MAX }
 }
 

@@ -63,13 +63,15 @@ fn keyless(ttl: Option<u64>) -> Vec<Op> {
 }
 
 /// The keyed operations on one key.
-fn keyed(key: Key) -> [Op; 7] {
+fn keyed(key: Key) -> [Op; 9] {
     [
         Op::Put(key),
         Op::Push(key),
         Op::Get(key),
         Op::GetMut(key),
+        Op::GetOrInsert(key),
         Op::Peek(key),
+        Op::PeekMut(key),
         Op::Contains(key),
         Op::Remove(key),
     ]

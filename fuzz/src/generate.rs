@@ -29,7 +29,7 @@ pub const RECORD: usize = 3;
 /// The first tag of each kind's range; a range ends where the next begins. Wider ranges make
 /// an operation more frequent in random input. **Never change these**: corpus files depend on
 /// them.
-pub const TAGS: [(u8, Kind); 20] = [
+pub const TAGS: [(u8, Kind); 22] = [
     (0, Kind::Put),
     (48, Kind::Push),
     (64, Kind::Get),
@@ -50,10 +50,12 @@ pub const TAGS: [(u8, Kind); 20] = [
     (201, Kind::Advance),
     (240, Kind::HashPanics),
     (242, Kind::DropPanics),
+    (244, Kind::GetOrInsert),
+    (248, Kind::PeekMut),
 ];
 
 /// Tags from here up belong to operations not invented yet; they decode to nothing.
-pub const RESERVED: u8 = 244;
+pub const RESERVED: u8 = 251;
 
 /// `HashPanics(n)` arms the n-th hash, 1 to this many: enough to reach every hash an operation
 /// on a small cache makes (the new key, the evicted one, the one a removal moves).
@@ -169,8 +171,10 @@ impl Decoder {
             Kind::Advance => Op::Advance(self.ticks(a, b)),
             Kind::HashPanics => Op::HashPanics(1 + a % FUSE_LENGTHS),
             Kind::DropPanics => Op::DropPanics(1 + a % FUSE_LENGTHS),
+            Kind::GetOrInsert => Op::GetOrInsert(self.key(a)),
+            Kind::PeekMut => Op::PeekMut(self.key(a)),
         };
-        if let Op::Put(k) | Op::Push(k) = op {
+        if let Op::Put(k) | Op::Push(k) | Op::GetOrInsert(k) = op {
             if !self.bundle.contains(&k) {
                 self.bundle.push(k);
             }

@@ -29,8 +29,12 @@ pub enum Op {
     Get(Key),
     /// `get_mut(key)`, then replace the value found with a fresh one through the reference.
     GetMut(Key),
+    /// `get_or_insert_with(key, fresh value)`.
+    GetOrInsert(Key),
     /// `peek(key)`.
     Peek(Key),
+    /// `peek_mut(key)`, then replace the value found with a fresh one through the reference.
+    PeekMut(Key),
     /// `contains(key)`.
     Contains(Key),
     /// `remove(key)`.
@@ -98,11 +102,13 @@ pub enum Kind {
     Advance,
     HashPanics,
     DropPanics,
+    GetOrInsert,
+    PeekMut,
 }
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 20] = [
+    pub const ALL: [Kind; 22] = [
         Kind::Put,
         Kind::Push,
         Kind::Get,
@@ -123,6 +129,8 @@ impl Kind {
         Kind::Advance,
         Kind::HashPanics,
         Kind::DropPanics,
+        Kind::GetOrInsert,
+        Kind::PeekMut,
     ];
 }
 
@@ -151,6 +159,8 @@ impl Op {
             Op::Advance(_) => Kind::Advance,
             Op::HashPanics(_) => Kind::HashPanics,
             Op::DropPanics(_) => Kind::DropPanics,
+            Op::GetOrInsert(_) => Kind::GetOrInsert,
+            Op::PeekMut(_) => Kind::PeekMut,
         }
     }
 
@@ -162,7 +172,9 @@ impl Op {
             | Op::Push(k)
             | Op::Get(k)
             | Op::GetMut(k)
+            | Op::GetOrInsert(k)
             | Op::Peek(k)
+            | Op::PeekMut(k)
             | Op::Contains(k)
             | Op::Remove(k) => Some(k),
             _ => None,
@@ -177,7 +189,9 @@ impl Op {
             Op::Push(_) => Op::Push(key),
             Op::Get(_) => Op::Get(key),
             Op::GetMut(_) => Op::GetMut(key),
+            Op::GetOrInsert(_) => Op::GetOrInsert(key),
             Op::Peek(_) => Op::Peek(key),
+            Op::PeekMut(_) => Op::PeekMut(key),
             Op::Contains(_) => Op::Contains(key),
             Op::Remove(_) => Op::Remove(key),
             other => other,

@@ -43,6 +43,25 @@ pub fn seeds() -> Vec<(&'static str, Case)> {
             case(3, Some(4), &[Put(0), Put(1), Put(2), DropPanics(2), Clear, Put(0), DropPanics(1), Put(0)]),
         ),
         (
+            "get-or-insert-and-peek-mut",
+            case(
+                2,
+                Some(5),
+                &[
+                    GetOrInsert(0),
+                    GetOrInsert(0),
+                    GetOrInsert(1),
+                    GetOrInsert(2),
+                    PeekMut(1),
+                    PeekMut(0),
+                    Advance(5),
+                    PeekMut(1),
+                    Get(1),
+                ],
+            ),
+        ),
+        ("get-or-insert-at-capacity-zero", case(0, None, &[GetOrInsert(0), Get(0)])),
+        (
             "capacity-one",
             case(1, Some(3), &[Put(0), Put(1), Push(2), Advance(2), Put(2), Get(2), Advance(3), Get(2)]),
         ),

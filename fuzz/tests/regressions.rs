@@ -235,3 +235,23 @@ fn drop_drops_be93a3ff() {
 fn drop_drops_918003d6() {
     check(&Case { capacity: 1, ttl: None, start: 0, ops: vec![DropPanics(1), Put(0), Remove(0)] });
 }
+
+// lockstep divergence at step 3 of 3, PeekMut(0): the live entries, in recency order from either end, differ from the model's
+//     cache: [(0, v2), (1, v1)]
+//     model: [(1, v1), (0, v2)]
+//
+// Planted bug `peek-mut-promotes` (peek_mut makes the entry the most recently used), found by fuzzing; shrunk from 6 to 3 operations (peek-mut-promotes.crash).
+#[test]
+fn peek_mut_entries_14389cba() {
+    check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Put(1), PeekMut(0)] });
+}
+
+// lockstep divergence at step 2 of 2, GetOrInsert(1): the return value differs from the model's
+//     cache: Some(v0)
+//     model: Some(v1) (get_or_insert_inserted)
+//
+// Planted bug `get-or-insert-returns-lru` (get_or_insert_with, on a miss, answers with the least recently used entry's value instead of the new one), found by fuzzing; shrunk from 2 to 2 operations (get-or-insert-returns-lru.crash).
+#[test]
+fn get_or_insert_answer_eb2f86da() {
+    check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), GetOrInsert(1)] });
+}

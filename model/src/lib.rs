@@ -22,6 +22,11 @@
 //! - `push` overwriting a key returns the key that was stored, and stores the given one.
 //! - `retain` calls its closure on live entries from most to least recently used.
 //!
+//! Two methods are not in the contract; the model reads them as the cache documents them,
+//! composed from methods that are: `get_or_insert_with` is `get`, and on a miss `put` (the miss
+//! counted once), answering with the value stored, if any; `peek_mut` is `peek` with a mutable
+//! reference.
+//!
 //! ```
 //! use model::{Model, Transition};
 //!
@@ -45,11 +50,11 @@ use {Gone::*, Transition::*};
 /// The counters of the contract's `stats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// `get` and `get_mut` calls that found a live entry.
+    /// `get`, `get_mut` and `get_or_insert_with` calls that found a live entry.
     pub hits: u64,
-    /// `get` and `get_mut` calls that found no live entry.
+    /// `get`, `get_mut` and `get_or_insert_with` calls that found no live entry.
     pub misses: u64,
-    /// Live entries removed to make room, by `put`, `push` or `resize`.
+    /// Live entries removed to make room, by `put`, `push`, `get_or_insert_with` or `resize`.
     pub evictions: u64,
 }
 
@@ -102,9 +107,16 @@ transitions! {
     GetMutHit "get_mut_hit" "`get_mut` found a live entry.",
     GetMutMiss "get_mut_miss" "`get_mut` missed a key that is not expired.",
     GetMutMissExpired "get_mut_miss_expired" "`get_mut` missed an expired key.",
+    GetOrInsertHit "get_or_insert_hit" "`get_or_insert_with` found a live entry.",
+    GetOrInsertInserted "get_or_insert_inserted" "`get_or_insert_with` stored a new key, with room.",
+    GetOrInsertEvictedLru "get_or_insert_evicted_lru" "`get_or_insert_with` evicted the LRU to store.",
+    GetOrInsertStoredNothing "get_or_insert_stored_nothing" "`get_or_insert_with` stored nothing.",
     PeekHit "peek_hit" "`peek` found a live entry.",
     PeekMiss "peek_miss" "`peek` missed a key that is not expired.",
     PeekMissExpired "peek_miss_expired" "`peek` missed an expired key.",
+    PeekMutHit "peek_mut_hit" "`peek_mut` found a live entry.",
+    PeekMutMiss "peek_mut_miss" "`peek_mut` missed a key that is not expired.",
+    PeekMutMissExpired "peek_mut_miss_expired" "`peek_mut` missed an expired key.",
     ContainsTrue "contains_true" "`contains` answered true.",
     ContainsFalse "contains_false" "`contains` answered false, key not expired.",
     ContainsExpired "contains_expired" "`contains` answered false, key expired.",
@@ -140,7 +152,7 @@ transitions! {
 /// Why a key that was written is no longer in the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Gone {
-    /// Evicted to make room by `put`, `push` or `resize`.
+    /// Evicted to make room by `put`, `push`, `get_or_insert_with` or `resize`.
     Evicted,
     /// Expired at this deadline (or was dead on arrival with it).
     Expired(u64),
@@ -257,10 +269,32 @@ impl<K: Clone + PartialEq, V> Model<K, V> {
         (self.entries.last_mut().map(|e| &mut e.1), t)
     }
 
+    /// `get_mut` on a live `key`; else a miss, then `put(key, make())`, returning the value
+    /// stored, if it was (not at capacity 0, nor dead on arrival).
+    pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> (Option<&mut V>, Transition) {
+        if self.locate(&key).is_ok() {
+            return (self.get_mut(&key).0, GetOrInsertHit);
+        }
+        self.stats.misses += 1;
+        let t = match self.put(key, make()).1 {
+            PutInserted | PutInsertedOverExpired => GetOrInsertInserted,
+            PutEvictedLru => GetOrInsertEvictedLru,
+            _ => return (None, GetOrInsertStoredNothing),
+        };
+        // The new entry went last: it is the MRU.
+        (self.entries.last_mut().map(|e| &mut e.1), t)
+    }
+
     /// Returns the live value without touching recency or stats.
     pub fn peek(&self, key: &K) -> (Option<&V>, Transition) {
         let (i, t) = self.find(key, [PeekHit, PeekMiss, PeekMissExpired]);
         (i.map(|i| &self.entries[i].1), t)
+    }
+
+    /// Like [`Model::peek`], with a mutable reference.
+    pub fn peek_mut(&mut self, key: &K) -> (Option<&mut V>, Transition) {
+        let (i, t) = self.find(key, [PeekMutHit, PeekMutMiss, PeekMutMissExpired]);
+        (i.map(|i| &mut self.entries[i].1), t)
     }
 
     /// Whether `key` is live, without touching recency or stats.
