@@ -95,6 +95,19 @@ fn every_transition_is_reachable() {
     assert_eq!(see(s, d.put(1, 10)), (None, T::PutDeadOnArrival));
     assert_eq!(see(s, d.push(1, 10)), (None, T::PushDeadOnArrival));
 
+    // get_or_insert_with and peek_mut, on a fresh model.
+    let mut g: Model<u8, u8> = Model::new(2, Some(10), 0);
+    assert_eq!(see(s, g.get_or_insert_with(1, || 10)), (Some(&mut 10), T::GetOrInsertInserted));
+    assert_eq!(see(s, g.get_or_insert_with(1, || unreachable!())), (Some(&mut 10), T::GetOrInsertHit));
+    assert_eq!(see(s, g.get_or_insert_with(2, || 20)), (Some(&mut 20), T::GetOrInsertInserted));
+    assert_eq!(see(s, g.get_or_insert_with(3, || 30)), (Some(&mut 30), T::GetOrInsertEvictedLru));
+    assert_eq!(see(s, g.peek_mut(&2)), (Some(&mut 20), T::PeekMutHit));
+    assert_eq!(see(s, g.peek_mut(&1)), (None, T::PeekMutMiss));
+    assert_eq!(see_t(s, g.advance(10)), T::AdvanceToDeadline);
+    assert_eq!(see(s, g.peek_mut(&2)), (None, T::PeekMutMissExpired));
+    assert_eq!(see(s, g.stats()), (Stats { hits: 1, misses: 3, evictions: 1 }, T::Stats));
+    assert_eq!(see(s, d.get_or_insert_with(2, || 20)), (None, T::GetOrInsertStoredNothing));
+
     let missing: Vec<_> = T::ALL.iter().filter(|t| !s.contains(t)).collect();
     assert!(missing.is_empty(), "never reached: {missing:?}");
     assert_eq!(s.len(), T::ALL.len());
