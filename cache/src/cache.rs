@@ -730,9 +730,8 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         if limit == 0 {
             return Write::Refused(key, value);
         }
-        // The new entry's deadline (without a ttl, none is kept). Never earlier than the last
-        // one, so that the expiry list stays sorted even if the clock goes backwards (which
-        // entries are live is then unspecified, not unsafe).
+        // The new entry's deadline (without a ttl, none is kept): the latest so far, so that
+        // the expiry list stays sorted.
         let deadline = match self.ttl {
             None => u64::MAX,
             Some(ttl) => {
@@ -742,8 +741,11 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
                     // purge left nothing to overwrite or evict.
                     return Write::DeadOnArrival;
                 }
-                self.last_deadline = deadline.max(self.last_deadline);
-                self.last_deadline
+                if deadline < self.last_deadline {
+                    self.pull_deadlines_back(deadline);
+                }
+                self.last_deadline = deadline;
+                deadline
             }
         };
         if self.index.len() == self.index.capacity() {
@@ -836,6 +838,24 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     #[inline]
     fn note_next_deadline(&mut self) {
         self.next_deadline = self.first_deadline();
+    }
+
+    /// The clock went backwards: entries written at a later time than now would expire only
+    /// when the clock caught up with them again (after a glitch to `u64::MAX`, never). They get
+    /// `deadline` instead, the one a write now gives, which keeps the expiry list sorted: no
+    /// entry outlives a ttl from now.
+    #[cold]
+    #[inline(never)]
+    fn pull_deadlines_back(&mut self, deadline: u64) {
+        let mut i = self.expiry.tail;
+        while let Some(timer) = self.timers.get_mut(i as usize) {
+            if timer.deadline <= deadline {
+                break;
+            }
+            timer.deadline = deadline;
+            i = timer.expiry.prev;
+        }
+        self.note_next_deadline();
     }
 
     /// An overwritten slot expires last: move it to the back of the expiry list.

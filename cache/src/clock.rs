@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 /// any unit (nanoseconds for [`SystemClock`], whatever a test likes for [`ManualClock`]).
 ///
 /// A clock must never go backwards. If one does, the cache stays memory-safe and never panics,
-/// but which entries are live is unspecified.
+/// but which entries are live is unspecified, until the next write: it gives every entry
+/// written at a later time its own deadline, so that none outlives a ttl from then.
 ///
 /// # Example
 ///

@@ -34,9 +34,10 @@ assert!(cache.is_empty());
 
 # The contract
 
-* **Time.** Time is whatever the clock says, in ticks; it never goes backwards. An entry
-  written at `w` is live while `now < w + ttl` (saturating) and gone from the deadline on: at
-  exactly `w + ttl` it is already expired. A ttl of 0 means an entry is never seen. `put` and
+* **Time.** Time is whatever the clock says, in ticks; it never goes backwards (if it does,
+  which entries are live is unspecified until the next `put` or `push`, which caps every
+  deadline at its own). An entry written at `w` is live while `now < w + ttl` (saturating)
+  and gone from the deadline on: at exactly `w + ttl` it is already expired. A ttl of 0 means an entry is never seen. `put` and
   `push` set the write time, for new keys and overwrites alike; reads never move a deadline.
 * **Only live entries are observable.** Every method behaves as if each entry vanished at its
   deadline: lookups miss, `len` does not count it, `iter`, `peek_lru`, `pop_lru` and `retain`
@@ -56,8 +57,8 @@ assert!(cache.is_empty());
   callback (`Hash`, `Eq`, the `retain` closure, a key's or value's `Drop`) does; the cache is
   then still sound, with its invariants intact, as long as `Hash` and `Eq` give the same
   answers they gave before. A call whose `Hash` or `Eq` panics has changed nothing, or
-  (`resize`, `retain`, dropping expired entries) has done part of its work, never half of a
-  step.
+  (`resize`, `retain`, dropping expired entries, capping deadlines after the clock went back)
+  has done part of its work, never half of a step.
 * **Statistics.** [`Cache::stats`] counts `get`/`get_mut`/`get_or_insert_with` hits and
   misses, and the live entries evicted to make room by `put`, `push`, `get_or_insert_with` and
   `resize`.

@@ -174,6 +174,24 @@ fn a_clock_that_goes_backwards_is_safe() {
 }
 
 #[test]
+fn after_the_clock_goes_back_the_next_write_caps_every_deadline() {
+    // A glitch to near the end of time, then back: without the cap, the entry written during
+    // the glitch would never expire, and every later deadline would be at least its own.
+    let (mut cache, clock) = timed(4, 10);
+    clock.set(100);
+    cache.put("early", 1);
+    clock.set(u64::MAX - 5);
+    cache.put("glitch", 2);
+    clock.set(103);
+    cache.put("late", 3);
+    clock.set(112);
+    assert_eq!(cache.iter().map(|(k, _)| *k).collect::<Vec<_>>(), ["late", "glitch"]);
+    clock.set(113);
+    assert!(cache.is_empty());
+    assert_eq!(cache.check_invariants(), Ok(()));
+}
+
+#[test]
 fn with_ttl_uses_the_system_clock() {
     let mut cache = Cache::with_ttl(2, std::time::Duration::from_secs(3600));
     cache.put("a", 1);
