@@ -844,8 +844,11 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// when the clock caught up with them again (after a glitch to `u64::MAX`, never). They get
     /// `deadline` instead, the one a write now gives, which keeps the expiry list sorted: no
     /// entry outlives a ttl from now.
-    #[cold]
-    #[inline(never)]
+    #[expect(
+        clippy::inline_always,
+        reason = "out of line, its call made every write save more registers: 132.7 / 124.5 instructions per operation without a ttl, 132.0 / 123.5 inlined"
+    )]
+    #[inline(always)]
     fn pull_deadlines_back(&mut self, deadline: u64) {
         let mut i = self.expiry.tail;
         while let Some(timer) = self.timers.get_mut(i as usize) {
