@@ -322,10 +322,14 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// assert_eq!((cache.stats().hits, cache.stats().misses), (2, 1));
     /// ```
     pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> Option<&mut V> {
-        if let Some(i) = self.touch(&key) {
+        if let Some(i) = self.find_live(&key) {
+            self.hit(i);
             return Some(&mut self.slots[i as usize].value);
         }
-        match self.write(key, make()) {
+        let write = self.write(key, make());
+        // Counted once the write is done: a `Hash`, `Eq` or `make` that panics changes nothing.
+        self.stats.misses += 1;
+        match write {
             // A write makes its entry the most recently used. (An overwrite cannot follow a
             // miss, but would find its entry there too.)
             Write::Stored | Write::Evicted(..) | Write::Replaced(..) => {
@@ -377,9 +381,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         K: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
     {
-        self.purge_now();
-        // After the purge every stored entry is live.
-        let i = self.find(self.hasher.hash_one(key), key)?;
+        let i = self.find_live(key)?;
         Some(&mut self.slots[i as usize].value)
     }
 
@@ -544,8 +546,10 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         // entries left still fit the old one.
         let limit = limit_of(capacity);
         while self.slots.len() > limit {
-            self.remove_slot(self.recency.tail);
+            let evicted = self.remove_slot(self.recency.tail);
+            // Counted before the entry is dropped: its `Drop` may panic.
             self.stats.evictions += 1;
+            drop(evicted);
         }
         self.capacity = capacity;
         if limit < self.slots.capacity() {
@@ -631,7 +635,8 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         Iter::new(&self.slots, &self.timers, self.recency, now, self.live_at(now))
     }
 
-    /// How many `get` and `get_mut` calls hit and missed, and how many live entries were evicted
+    /// How many `get`, `get_mut` and `get_or_insert_with` calls hit and missed, and how many live
+    /// entries were evicted
     /// to make room.
     ///
     /// # Example
@@ -709,15 +714,31 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         K: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
     {
-        self.purge_now();
-        // After the purge every stored entry is live: no deadline to check here.
-        let Some(i) = self.find(self.hasher.hash_one(key), key) else {
+        let Some(i) = self.find_live(key) else {
             self.stats.misses += 1;
             return None;
         };
+        self.hit(i);
+        Some(i)
+    }
+
+    /// Cleans up, then finds a live `key`; the stats and the order are the caller's to change.
+    #[inline]
+    fn find_live<Q>(&mut self, key: &Q) -> Option<u32>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        self.purge_now();
+        // After the purge every stored entry is live: no deadline to check here.
+        self.find(self.hasher.hash_one(key), key)
+    }
+
+    /// Counts a hit on slot `i` and makes it the most recently used.
+    #[inline]
+    fn hit(&mut self, i: u32) {
         self.stats.hits += 1;
         self.recency.move_to_front(&mut self.slots, i);
-        Some(i)
     }
 
     /// The one write path behind `put` and `push`. It probes the index once: for the key, and

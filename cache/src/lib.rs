@@ -35,10 +35,11 @@ assert!(cache.is_empty());
 # The contract
 
 * **Time.** Time is whatever the clock says, in ticks; it never goes backwards (if it does,
-  which entries are live is unspecified until the next `put` or `push`, which caps every
-  deadline at its own). An entry written at `w` is live while `now < w + ttl` (saturating)
-  and gone from the deadline on: at exactly `w + ttl` it is already expired. A ttl of 0 means an entry is never seen. `put` and
-  `push` set the write time, for new keys and overwrites alike; reads never move a deadline.
+  which entries are live is unspecified until the next write, by `put`, `push` or a missed
+  `get_or_insert_with`, which caps every deadline at its own). An entry written at `w` is live
+  while `now < w + ttl` (saturating) and gone from the deadline on: at exactly `w + ttl` it is
+  already expired. A ttl of 0 means an entry is never seen. `put` and `push` set the write
+  time, for new keys and overwrites alike; reads never move a deadline.
 * **Only live entries are observable.** Every method behaves as if each entry vanished at its
   deadline: lookups miss, `len` does not count it, `iter`, `peek_lru`, `pop_lru` and `retain`
   never show it, and `put` on its key returns `None`. (An iterator shows the entries that were

@@ -6,7 +6,7 @@ mod support;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use cache::{Cache, ManualClock};
+use cache::{Cache, ManualClock, Stats};
 use support::{DropLog, Rng};
 
 #[test]
@@ -479,5 +479,43 @@ fn get_or_insert_with_stores_nothing_where_put_would_not() {
     let mut instant = Cache::with_clock(2, Some(0), ManualClock::new(0));
     assert!(instant.get_or_insert_with('a', || log.value()).is_none());
     assert_eq!((none.len(), instant.len(), none.stats().misses), (0, 0, 1));
+    log.assert_all_dropped_once();
+}
+
+#[test]
+fn a_callback_panicking_in_get_or_insert_with_counts_nothing() {
+    // `Picky` keys all collide: the lookup compares the new key with both stored keys, the
+    // write with both again, and `make` runs in between. A panic at any of these must leave
+    // the stats and the entries as they were.
+    let log = DropLog::default();
+    for (what, comparisons) in [("Eq", 1), ("Eq", 2), ("Eq", 3), ("Eq", 4), ("make", 0)] {
+        let mut cache = Cache::with_clock(3, Some(10), ManualClock::new(0));
+        cache.put(Picky(1), log.value());
+        cache.put(Picky(2), log.value());
+        light_fuse(comparisons);
+        let call = || {
+            cache.get_or_insert_with(Picky(7), || {
+                assert!(what != "make", "make gives up");
+                log.value()
+            });
+        };
+        assert!(catch_unwind(AssertUnwindSafe(call)).is_err(), "{what} {comparisons}");
+        light_fuse(0);
+        assert_eq!(cache.stats(), Stats::default(), "{what} {comparisons}");
+        assert_eq!((cache.len(), cache.check_invariants()), (2, Ok(())), "{what} {comparisons}");
+    }
+    log.assert_all_dropped_once();
+}
+
+#[test]
+fn an_eviction_by_resize_is_counted_even_if_its_drop_panics() {
+    let log = DropLog::default();
+    let mut cache = Cache::new(2);
+    cache.put(1, Explosive { _logged: log.value(), explodes: true });
+    cache.put(2, Explosive { _logged: log.value(), explodes: false });
+    assert!(catch_unwind(AssertUnwindSafe(|| cache.resize(1))).is_err());
+    assert_eq!((cache.len(), cache.stats().evictions), (1, 1));
+    assert_eq!(cache.check_invariants(), Ok(()));
+    drop(cache);
     log.assert_all_dropped_once();
 }

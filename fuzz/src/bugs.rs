@@ -67,8 +67,8 @@ pub const BUGS: &[Bug] = &[
         summary: "get restarts the entry's timer, as if it were a write",
         file: CACHE,
         edits: &[(
-            "        self.recency.move_to_front(&mut self.slots, i);\n        Some(i)",
-            "        self.recency.move_to_front(&mut self.slots, i);\n        if let Some(ttl) = self.ttl {\n            self.last_deadline = self.now().saturating_add(ttl).max(self.last_deadline);\n            self.restart_timer(i, self.last_deadline);\n        }\n        Some(i)",
+            "        self.hit(i);\n        Some(i)",
+            "        self.hit(i);\n        if let Some(ttl) = self.ttl {\n            self.last_deadline = self.now().saturating_add(ttl).max(self.last_deadline);\n            self.restart_timer(i, self.last_deadline);\n        }\n        Some(i)",
         )],
     },
     Bug {
@@ -76,7 +76,7 @@ pub const BUGS: &[Bug] = &[
         summary: "resize sets the capacity but evicts nothing",
         file: CACHE,
         edits: &[(
-            "        while self.slots.len() > limit {\n            self.remove_slot(self.recency.tail);\n            self.stats.evictions += 1;\n        }\n",
+            "        while self.slots.len() > limit {\n            let evicted = self.remove_slot(self.recency.tail);\n            // Counted before the entry is dropped: its `Drop` may panic.\n            self.stats.evictions += 1;\n            drop(evicted);\n        }\n",
             "",
         )],
     },
@@ -236,8 +236,8 @@ pub const BUGS: &[Bug] = &[
         summary: "peek_mut makes the entry the most recently used",
         file: CACHE,
         edits: &[(
-            "        // After the purge every stored entry is live.\n        let i = self.find(self.hasher.hash_one(key), key)?;\n",
-            "        // After the purge every stored entry is live.\n        let i = self.find(self.hasher.hash_one(key), key)?;\n        self.recency.move_to_front(&mut self.slots, i);\n",
+            "        let i = self.find_live(key)?;\n",
+            "        let i = self.find_live(key)?;\n        self.recency.move_to_front(&mut self.slots, i);\n",
         )],
     },
     Bug {
