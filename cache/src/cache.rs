@@ -636,8 +636,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     }
 
     /// How many `get`, `get_mut` and `get_or_insert_with` calls hit and missed, and how many live
-    /// entries were evicted
-    /// to make room.
+    /// entries were evicted to make room.
     ///
     /// # Example
     ///
