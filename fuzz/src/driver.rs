@@ -473,16 +473,20 @@ fn fresh_value(books: &Books, op: Op) -> u64 {
 
 /// The checks of one step that ran under `catch_unwind`, and whether it ended in a planted
 /// `Hash` or `Drop` panic. That panic is no failure in itself (the contract lets a user's
-/// callback panic); after it, only what the contract still promises is checked.
+/// callback panic); after it, only what the contract still promises is checked, and a cache
+/// the panic left broken may panic in those checks too: that is a failure like any other.
 fn settle(
     outcome: std::thread::Result<Result<(), Failure>>,
     cache: &TestCache,
     books: &Books,
 ) -> (Result<(), Failure>, bool) {
+    let panicked = |panic: Box<dyn Any + Send>| Err(differ(Check::Panic, panic_message(&*panic), "no panic"));
     match outcome {
         Ok(checked) => (checked, false),
-        Err(_) if books.fuse_burnt() => (check_sound(cache, books), true),
-        Err(panic) => (Err(differ(Check::Panic, panic_message(&*panic), "no panic")), false),
+        Err(_) if books.fuse_burnt() => {
+            (catch_unwind(AssertUnwindSafe(|| check_sound(cache, books))).unwrap_or_else(panicked), true)
+        }
+        Err(panic) => (panicked(panic), false),
     }
 }
 

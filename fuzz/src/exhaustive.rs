@@ -3,8 +3,8 @@
 //! Because it goes by length, the first failure it finds is as short as a failure over this
 //! alphabet can be: the yardstick for the minimiser. The alphabet is small on purpose: three
 //! keys (named in order of first use, so `Put(1), Put(0)` is not tried beside `Put(0), Put(1)`),
-//! capacities 0 to 3, no ttl or a ttl of 2 with time steps on its boundaries, and a `Hash` that
-//! panics at each hash the decoder can arm (the first to the fourth).
+//! capacities 0 to 3, no ttl or a ttl of 2 with time steps on its boundaries, and a `Hash` or a
+//! `Drop` that panics at each hash or drop the decoder can arm (the first to the fourth).
 //!
 //! Observers that the driver already calls after every step (`len`, `iter`, `stats`,
 //! `capacity`) are left out: a case using them fails no sooner than one without.

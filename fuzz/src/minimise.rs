@@ -7,8 +7,9 @@
 //!
 //! 1. cut everything after the failing step;
 //! 2. drop chunks of operations, halving the chunk size down to single operations;
-//! 3. simplify each operation: smaller keys, simpler kinds (`Push` to `Put`, `GetMut` to `Get`),
-//!    smaller or boundary time steps, smaller capacities, sparser retain masks;
+//! 3. simplify each operation: smaller keys, simpler kinds (`Push` to `Put`, `GetMut` to `Get`,
+//!    `GetOrInsert` to `Get` or `Put`, `PeekMut` to `Peek`), smaller or boundary time steps,
+//!    smaller capacities, sparser retain masks, shorter fuses;
 //! 4. simplify the configuration: a smaller capacity, no ttl or a smaller one, time from 0;
 //! 5. fold a `Resize` into the capacity the case starts with, one operation fewer;
 //! 6. drop an operation while shortening a fuse before it (`HashPanics`, `DropPanics`): the

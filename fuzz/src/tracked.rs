@@ -37,7 +37,8 @@ pub(crate) struct Books {
     keys_alive: Cell<usize>,
     /// Set when anything was dropped twice.
     double_drop: Cell<Option<Twice>>,
-    /// How many more hashes of stored keys until one panics ([`Op::HashPanics`]); 0: none.
+    /// How many more hashes of keys the cache was given until one panics ([`Op::HashPanics`]);
+    /// 0: none.
     ///
     /// [`Op::HashPanics`]: crate::ops::Op::HashPanics
     hash_fuse: Cell<u32>,
@@ -89,8 +90,8 @@ impl Books {
         self.double_drop.get()
     }
 
-    /// Makes the `hashes`-th hash of a stored key from now on panic (0: none), unless a planted
-    /// panic has happened (see [`Op::HashPanics`]).
+    /// Makes the `hashes`-th hash of a key the cache was given from now on panic (0: none),
+    /// unless a planted panic has happened (see [`Op::HashPanics`]).
     ///
     /// [`Op::HashPanics`]: crate::ops::Op::HashPanics
     pub(crate) fn light_hash_fuse(&self, hashes: u32) {
