@@ -221,12 +221,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// ```
     pub fn put(&mut self, key: K, value: V) -> Option<V> {
         match self.write(key, value) {
-            Write::Replaced(old_key, old) => {
-                // Dropped before the value is returned: if its `Drop` panicked while the return
-                // value was being built, Rust would leak that value (rust-lang/rust#47949).
-                drop(old_key);
-                Some(old)
-            }
+            Write::Replaced(old_key, old) => Some(value_of((old_key, old))),
             Write::Stored | Write::Evicted(..) | Write::Refused(..) | Write::DeadOnArrival => None,
         }
     }
@@ -426,10 +421,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         // The last hash this removal needs, taken while the entry is still indexed.
         let moved_hash = moved_hash(slots, &self.hasher, i);
         entry.remove();
-        let (key, value) = self.take_slot(i, moved_hash);
-        // As in `put`: the key goes before the value is returned, or a panicking `Drop` leaks it.
-        drop(key);
-        Some(value)
+        Some(value_of(self.take_slot(i, moved_hash)))
     }
 
     /// The least recently used live entry, leaving the recency order alone.
@@ -972,6 +964,14 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
 #[inline]
 fn limit_of(capacity: usize) -> usize {
     capacity.min(MAX_LEN)
+}
+
+/// The value of a pair leaving the cache, its key dropped first: were the key's `Drop` to panic
+/// while the value was already on its way out, Rust would leak the value (rust-lang/rust#47949).
+#[inline]
+fn value_of<K, V>((key, value): (K, V)) -> V {
+    drop(key);
+    value
 }
 
 /// The hash of the key that removing slot `i` moves into its place (the last slot's), if any.

@@ -218,7 +218,7 @@ pub const BUGS: &[Bug] = &[
         summary: "put drops the old key after building its return value, so a panicking key Drop leaks the old value (rust-lang/rust#47949)",
         file: CACHE,
         edits: &[(
-            "            Write::Replaced(old_key, old) => {\n                // Dropped before the value is returned: if its `Drop` panicked while the return\n                // value was being built, Rust would leak that value (rust-lang/rust#47949).\n                drop(old_key);\n                Some(old)\n            }\n",
+            "            Write::Replaced(old_key, old) => Some(value_of((old_key, old))),\n",
             "            Write::Replaced(_, old) => Some(old),\n",
         )],
     },
@@ -227,7 +227,7 @@ pub const BUGS: &[Bug] = &[
         summary: "remove drops the key after building its return value, so a panicking key Drop leaks the value (rust-lang/rust#47949)",
         file: CACHE,
         edits: &[(
-            "        let (key, value) = self.take_slot(i, moved_hash);\n        // As in `put`: the key goes before the value is returned, or a panicking `Drop` leaks it.\n        drop(key);\n        Some(value)\n",
+            "        Some(value_of(self.take_slot(i, moved_hash)))\n",
             "        Some(self.take_slot(i, moved_hash).1)\n",
         )],
     },

@@ -456,13 +456,14 @@ fn check_dropped(books: &Books) -> Result<(), Failure> {
     Ok(())
 }
 
-/// What a panic said, if it said it in text (as `panic!` does).
-fn panic_text(payload: &(dyn Any + Send)) -> Option<&str> {
-    payload.downcast_ref::<&str>().copied().or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-}
-
-fn panic_message(payload: &(dyn Any + Send)) -> String {
-    format!("panicked: {}", panic_text(payload).unwrap_or("(a non-string payload)"))
+/// The failure for a panic where none belongs, with what it said if it said it in text (as
+/// `panic!` does).
+fn panicked(payload: &(dyn Any + Send)) -> Failure {
+    let text = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
+    differ(Check::Panic, format!("panicked: {}", text.unwrap_or("(a non-string payload)")), "no panic")
 }
 
 /// A fresh value id for an operation that writes a value, else an id no value carries.
@@ -480,13 +481,13 @@ fn settle(
     cache: &TestCache,
     books: &Books,
 ) -> (Result<(), Failure>, bool) {
-    let panicked = |panic: Box<dyn Any + Send>| Err(differ(Check::Panic, panic_message(&*panic), "no panic"));
     match outcome {
         Ok(checked) => (checked, false),
         Err(_) if books.fuse_burnt() => {
-            (catch_unwind(AssertUnwindSafe(|| check_sound(cache, books))).unwrap_or_else(panicked), true)
+            let checked = catch_unwind(AssertUnwindSafe(|| check_sound(cache, books)));
+            (checked.unwrap_or_else(|panic| Err(panicked(&*panic))), true)
         }
-        Err(panic) => (panicked(panic), false),
+        Err(panic) => (Err(panicked(&*panic)), false),
     }
 }
 
@@ -539,9 +540,7 @@ pub fn replay(case: &Case, observe: &mut dyn FnMut(Transition)) -> Result<(), Bo
     }
 
     let dropped = catch_unwind(AssertUnwindSafe(|| drop(cache)));
-    dropped.map_err(|panic| {
-        diverged(case.ops.len(), None, differ(Check::Panic, panic_message(&*panic), "no panic"))
-    })?;
+    dropped.map_err(|panic| diverged(case.ops.len(), None, panicked(&*panic)))?;
     check_dropped(&books).map_err(|failure| diverged(case.ops.len(), None, failure))
 }
 

@@ -141,41 +141,38 @@ impl Shrinker {
     /// Starting at the capacity a `Resize` sets often fails the same way without it: the
     /// other passes, which only shrink the capacity, cannot find that.
     fn fold_resizes(&mut self) -> bool {
-        let mut progress = false;
-        let mut i = 0;
-        while i < self.best.ops.len() {
-            if let Op::Resize(capacity) = self.best.ops[i] {
-                let mut candidate = self.best.clone();
-                candidate.ops.remove(i);
-                candidate.capacity = capacity;
-                if self.try_candidate(candidate) {
-                    progress = true;
-                    continue;
-                }
-            }
-            i += 1;
-        }
-        progress
+        self.at_each_op(|best, i| {
+            let Op::Resize(capacity) = best.ops[i] else { return Vec::new() };
+            let mut candidate = best.clone();
+            candidate.ops.remove(i);
+            candidate.capacity = capacity;
+            vec![candidate]
+        })
     }
 
     fn drop_with_shorter_fuses(&mut self) -> bool {
-        let mut progress = false;
-        let mut i = 0;
-        while i < self.best.ops.len() {
-            let fuses = (0..i).filter(|&j| matches!(self.best.ops[j], Op::HashPanics(_) | Op::DropPanics(_)));
-            let candidates: Vec<Case> = fuses
-                .flat_map(|j| {
-                    simpler_ops(self.best.ops[j], self.best.ttl).into_iter().map(move |shorter| (j, shorter))
-                })
+        self.at_each_op(|best, i| {
+            let fuses = (0..i).filter(|&j| matches!(best.ops[j], Op::HashPanics(_) | Op::DropPanics(_)));
+            fuses
+                .flat_map(|j| simpler_ops(best.ops[j], best.ttl).into_iter().map(move |shorter| (j, shorter)))
                 .map(|(j, shorter)| {
-                    let mut candidate = self.best.clone();
+                    let mut candidate = best.clone();
                     candidate.ops[j] = shorter;
                     candidate.ops.remove(i);
                     candidate
                 })
-                .collect();
-            // On success the next operation has moved into `i`; try there again.
-            if candidates.into_iter().any(|c| self.try_candidate(c)) {
+                .collect()
+        })
+    }
+
+    /// For each operation in turn, keeps the first of `candidates(best, i)` that fails the same
+    /// way; after a success, tries the same position again (it holds the next operation now, if
+    /// the candidate dropped one).
+    fn at_each_op(&mut self, candidates: impl Fn(&Case, usize) -> Vec<Case>) -> bool {
+        let mut progress = false;
+        let mut i = 0;
+        while i < self.best.ops.len() {
+            if candidates(&self.best, i).into_iter().any(|c| self.try_candidate(c)) {
                 progress = true;
             } else {
                 i += 1;
