@@ -5,7 +5,7 @@ use std::fmt;
 use std::iter::FusedIterator;
 
 use crate::cache::{Slot, Timer};
-use crate::list::List;
+use crate::list::{Links, List};
 
 /// An iterator over a cache's live entries, most recently used first; see
 /// [`Cache::iter`](crate::Cache::iter).
@@ -94,5 +94,84 @@ impl<K, V> Clone for Iter<'_, K, V> {
 impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for Iter<'_, K, V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.clone()).finish()
+    }
+}
+
+/// A mutable iterator over a cache's live entries, most recently used first; see
+/// [`Cache::iter_mut`](crate::Cache::iter_mut).
+///
+/// Like [`Iter`], it knows its length and walks from either end.
+pub struct IterMut<'a, K, V> {
+    /// Every entry by slot number, with its recency links, until it is yielded. Safe Rust cannot
+    /// follow links through a slice while handing out mutable references into it, so the
+    /// references are all taken at once, in slot order, and given out in list order.
+    entries: Vec<Option<(&'a K, &'a mut V, Links)>>,
+    /// The next slot from each end.
+    front: u32,
+    back: u32,
+    /// Entries not yet yielded.
+    left: usize,
+}
+
+impl<'a, K, V> IterMut<'a, K, V> {
+    /// Walks the `recency` list through `slots`, every one of which is live.
+    pub(crate) fn new(slots: &'a mut [Slot<K, V>], recency: List) -> Self {
+        let left = slots.len();
+        let entries = slots.iter_mut().map(|slot| Some((&slot.key, &mut slot.value, slot.recency))).collect();
+        Self { entries, front: recency.head, back: recency.tail, left }
+    }
+
+    /// Takes the next entry from the front (`forward`) or the back.
+    #[inline]
+    fn step(&mut self, forward: bool) -> Option<(&'a K, &'a mut V)> {
+        if self.left == 0 {
+            return None;
+        }
+        let at = if forward { self.front } else { self.back };
+        // Each entry can be taken once only, whatever the links say.
+        let (key, value, links) = self.entries.get_mut(at as usize)?.take()?;
+        if forward {
+            self.front = links.next;
+        } else {
+            self.back = links.prev;
+        }
+        self.left -= 1;
+        Some((key, value))
+    }
+}
+
+impl<'a, K, V> Iterator for IterMut<'a, K, V> {
+    type Item = (&'a K, &'a mut V);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.step(true)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl<K, V> DoubleEndedIterator for IterMut<'_, K, V> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.step(false)
+    }
+}
+
+impl<K, V> ExactSizeIterator for IterMut<'_, K, V> {}
+
+impl<K, V> FusedIterator for IterMut<'_, K, V> {}
+
+/// The entries still to come, as a list.
+impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for IterMut<'_, K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut list = f.debug_list();
+        let mut at = self.front;
+        for _ in 0..self.left {
+            let Some(Some((key, value, links))) = self.entries.get(at as usize) else { break };
+            list.entry(&(key, value));
+            at = links.next;
+        }
+        list.finish()
     }
 }

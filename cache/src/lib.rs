@@ -41,12 +41,12 @@ assert!(cache.is_empty());
   already expired. A ttl of 0 means an entry is never seen. `put` and `push` set the write
   time, for new keys and overwrites alike; reads never move a deadline.
 * **Only live entries are observable.** Every method behaves as if each entry vanished at its
-  deadline: lookups miss, `len` does not count it, `iter`, `peek_lru`, `pop_lru` and `retain`
-  never show it, and `put` on its key returns `None`. (An iterator shows the entries that were
-  live when it was made: it reads the clock once.)
+  deadline: lookups miss, `len` does not count it, `iter`, `iter_mut`, `peek_lru`, `pop_lru`
+  and `retain` never show it, and `put` on its key returns `None`. (An iterator shows the
+  entries that were live when it was made: it reads the clock once.)
 * **Recency.** Writing an entry, or reading it with `get`, `get_mut` or
   `get_or_insert_with`, makes it the most recently used. `peek`, `peek_mut`, `contains`,
-  `iter`, `len`, `peek_lru`, `retain` and misses leave the order alone.
+  `iter`, `iter_mut`, `len`, `peek_lru`, `retain` and misses leave the order alone.
 * **Capacity.** A new key in a cache with `capacity` live entries evicts the least recently
   used one. An overwrite evicts nothing. An expired entry never causes a live one to be evicted.
   Capacity 0 is allowed and stores nothing. The cache never holds more than `capacity` entries,
@@ -90,7 +90,8 @@ indices) while staying in safe Rust:
 
 Every single-key operation is O(1), amortised where expired entries are dropped or the index
 rebuilt. `len` and `peek_lru` take `&self` and cannot drop anything: each call steps over the
-entries that expired since the last `&mut` call. `iter` and `retain` are linear.
+entries that expired since the last `&mut` call. `iter`, `iter_mut` and `retain` are linear;
+`iter_mut` also allocates a reference per entry.
 
 # Limits
 
@@ -116,7 +117,7 @@ mod list;
 
 pub use crate::cache::{Cache, DefaultHashBuilder, Stats};
 pub use crate::clock::{Clock, CoarseClock, ManualClock, SystemClock};
-pub use crate::iter::Iter;
+pub use crate::iter::{Iter, IterMut};
 
 // The README's examples compile and run as doctests, so they cannot rot.
 #[cfg(doctest)]

@@ -361,3 +361,61 @@ fn peek_mut_changes_the_value_and_nothing_else() {
     assert_eq!(cache.peek_mut(&'a'), None);
     assert_eq!(cache.peek_mut(&'z'), None);
 }
+
+#[test]
+fn iter_mut_changes_values_in_recency_order_and_nothing_else() {
+    let clock = ManualClock::new(0);
+    let mut cache = Cache::with_clock(3, Some(10), clock.clone());
+    cache.put('a', 1);
+    clock.advance(5);
+    cache.put('b', 2);
+    cache.put('c', 3);
+    cache.get(&'b');
+    let before = cache.stats();
+    let mut seen = vec![];
+    for (key, value) in &mut cache {
+        seen.push(*key);
+        *value *= 10;
+    }
+    assert_eq!(seen, ['b', 'c', 'a']);
+    assert_eq!(cache.iter().collect::<Vec<_>>(), [(&'b', &20), (&'c', &30), (&'a', &10)]);
+    assert_eq!(cache.stats(), before);
+    // The timers were not restarted: 'a' still expires at 10.
+    clock.set(10);
+    assert_eq!(cache.iter_mut().map(|(k, _)| *k).collect::<Vec<_>>(), ['b', 'c']);
+    assert_eq!(cache.check_invariants(), Ok(()));
+}
+
+#[test]
+fn iter_mut_walks_from_both_ends_without_crossing() {
+    let mut cache = lru(5);
+    for (n, key) in ('a'..='e').enumerate() {
+        cache.put(key, n as u32);
+    }
+    for taken in 0..=5 {
+        // Alternate ends, `taken` entries in all, then whatever is left from the front.
+        let mut iter = cache.iter_mut();
+        let mut front = vec![];
+        let mut back = vec![];
+        for n in 0..taken {
+            let (key, _) = if n % 2 == 0 { iter.next() } else { iter.next_back() }.expect("5 entries");
+            if n % 2 == 0 { front.push(*key) } else { back.push(*key) }
+        }
+        assert_eq!(iter.len(), 5 - taken);
+        front.extend(iter.by_ref().map(|(k, _)| *k));
+        assert_eq!((iter.next(), iter.next_back()), (None, None), "fused after {taken}");
+        front.extend(back.iter().rev());
+        assert_eq!(front, ['e', 'd', 'c', 'b', 'a'], "after {taken} taken alternately");
+    }
+}
+
+#[test]
+fn iter_mut_debug_shows_the_entries_to_come() {
+    let mut cache = lru(3);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    let mut iter = cache.iter_mut();
+    assert_eq!(format!("{iter:?}"), "[('b', 2), ('a', 1)]");
+    iter.next_back();
+    assert_eq!(format!("{iter:?}"), "[('b', 2)]");
+}
