@@ -246,6 +246,21 @@ pub const BUGS: &[Bug] = &[
         file: CACHE,
         edits: &[("let head = self.recency.head;", "let head = self.recency.tail;")],
     },
+    Bug {
+        name: "iter-mut-yields-expired",
+        summary: "iter_mut does not drop the expired entries first, and yields them",
+        file: CACHE,
+        edits: &[(
+            "        self.purge_now();\n        IterMut::new(&mut self.slots, self.recency)",
+            "        IterMut::new(&mut self.slots, self.recency)",
+        )],
+    },
+    Bug {
+        name: "iter-mut-back-walks-forward",
+        summary: "iter_mut, walking from the back, follows the links towards the back",
+        file: ITER,
+        edits: &[("            self.back = links.prev;", "            self.back = links.next;")],
+    },
 ];
 
 /// `source` with `bug` planted.

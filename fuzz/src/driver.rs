@@ -151,7 +151,16 @@ enum Answer {
     Value(Option<u64>),
     Pair(Option<(Key, u64)>),
     Entries(Vec<(Key, u64)>),
-    Stats { hits: u64, misses: u64, evictions: u64 },
+    /// An iterator's `len()` when made, and what it yielded.
+    Walk {
+        len: usize,
+        entries: Vec<(Key, u64)>,
+    },
+    Stats {
+        hits: u64,
+        misses: u64,
+        evictions: u64,
+    },
 }
 
 impl fmt::Display for Answer {
@@ -167,6 +176,7 @@ impl fmt::Display for Answer {
                 let shown: Vec<String> = entries.iter().map(|(k, v)| format!("({k}, v{v})")).collect();
                 write!(f, "[{}]", shown.join(", "))
             }
+            Answer::Walk { len, entries } => write!(f, "len {len}: {}", Answer::Entries(entries.clone())),
             Answer::Stats { hits, misses, evictions } => {
                 write!(f, "Stats {{ hits: {hits}, misses: {misses}, evictions: {evictions} }}")
             }
@@ -254,6 +264,13 @@ fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transi
             let (all, t) = model.iter();
             (Answer::Entries(all.into_iter().map(|(k, v)| (*k, *v)).collect()), t)
         }
+        Op::IterMut(k) => {
+            let (all, t) = model.iter_mut();
+            let len = all.len();
+            let written =
+                |(key, v): (&Key, &mut u64)| (*key, if *key == k { mem::replace(v, fresh) } else { *v });
+            (Answer::Walk { len, entries: all.into_iter().map(written).collect() }, t)
+        }
         Op::Stats => {
             let (s, t) = model.stats();
             (Answer::Stats { hits: s.hits, misses: s.misses, evictions: s.evictions }, t)
@@ -321,6 +338,19 @@ fn on_cache(
             Answer::Nothing
         }
         Op::Iter => Answer::Entries(cache.iter().take(bound).map(|(k, v)| (k.key, v.id)).collect()),
+        Op::IterMut(k) => {
+            let iter = books.with_fuse(|| cache.iter_mut());
+            let len = iter.len();
+            // One fresh value, written into the first entry of key `k`.
+            let mut write = Some(value);
+            let written = |(key, v): (&TrackedKey, &mut Value)| match write.take_if(|_| key.key == k) {
+                Some(value) => (key.key, mem::replace(v, value()).id),
+                None => (key.key, v.id),
+            };
+            // Three entries make two steps from the end walked first: an odd key starts at the back.
+            let walked = from_both_ends(iter, bound, k % 2 == 1);
+            Answer::Walk { len, entries: walked.into_iter().map(written).collect() }
+        }
         Op::Stats => {
             let s = cache.stats();
             Answer::Stats { hits: s.hits, misses: s.misses, evictions: s.evictions }
@@ -338,6 +368,23 @@ fn on_cache(
             Answer::Nothing
         }
     }
+}
+
+/// Walks `iter` from both ends in turn, starting from the back if `back_first`, `bound` steps
+/// at most, and returns what it yielded, front to back.
+fn from_both_ends<I: DoubleEndedIterator>(mut iter: I, bound: usize, back_first: bool) -> Vec<I::Item> {
+    let (mut front, mut back) = (Vec::new(), Vec::new());
+    for step in 0..bound {
+        let (end, item) = if (step % 2 == 1) == back_first {
+            (&mut front, iter.next())
+        } else {
+            (&mut back, iter.next_back())
+        };
+        let Some(item) = item else { break };
+        end.push(item);
+    }
+    front.extend(back.into_iter().rev());
+    front
 }
 
 /// A failed check: which, what the cache showed, what the model expected.
@@ -468,7 +515,10 @@ fn panicked(payload: &(dyn Any + Send)) -> Failure {
 
 /// A fresh value id for an operation that writes a value, else an id no value carries.
 fn fresh_value(books: &Books, op: Op) -> u64 {
-    let writes = matches!(op, Op::Put(_) | Op::Push(_) | Op::GetMut(_) | Op::GetOrInsert(_) | Op::PeekMut(_));
+    let writes = matches!(
+        op,
+        Op::Put(_) | Op::Push(_) | Op::GetMut(_) | Op::GetOrInsert(_) | Op::PeekMut(_) | Op::IterMut(_)
+    );
     if writes { books.fresh_id() } else { u64::MAX }
 }
 

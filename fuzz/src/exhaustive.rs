@@ -63,7 +63,7 @@ fn keyless(ttl: Option<u64>) -> Vec<Op> {
 }
 
 /// The keyed operations on one key.
-fn keyed(key: Key) -> [Op; 9] {
+fn keyed(key: Key) -> [Op; 10] {
     [
         Op::Put(key),
         Op::Push(key),
@@ -74,6 +74,7 @@ fn keyed(key: Key) -> [Op; 9] {
         Op::PeekMut(key),
         Op::Contains(key),
         Op::Remove(key),
+        Op::IterMut(key),
     ]
 }
 

@@ -29,7 +29,7 @@ pub const RECORD: usize = 3;
 /// The first tag of each kind's range; a range ends where the next begins. Wider ranges make
 /// an operation more frequent in random input. **Never change these**: corpus files depend on
 /// them.
-pub const TAGS: [(u8, Kind); 22] = [
+pub const TAGS: [(u8, Kind); 23] = [
     (0, Kind::Put),
     (48, Kind::Push),
     (64, Kind::Get),
@@ -52,10 +52,11 @@ pub const TAGS: [(u8, Kind); 22] = [
     (242, Kind::DropPanics),
     (244, Kind::GetOrInsert),
     (248, Kind::PeekMut),
+    (251, Kind::IterMut),
 ];
 
 /// Tags from here up belong to operations not invented yet; they decode to nothing.
-pub const RESERVED: u8 = 251;
+pub const RESERVED: u8 = 253;
 
 /// `HashPanics(n)` arms the n-th hash, 1 to this many: enough to reach every hash an operation
 /// on a small cache makes (the new key, the evicted one, the one a removal moves).
@@ -173,6 +174,7 @@ impl Decoder {
             Kind::DropPanics => Op::DropPanics(1 + a % FUSE_LENGTHS),
             Kind::GetOrInsert => Op::GetOrInsert(self.key(a)),
             Kind::PeekMut => Op::PeekMut(self.key(a)),
+            Kind::IterMut => Op::IterMut(self.key(a)),
         };
         if let Op::Put(k) | Op::Push(k) | Op::GetOrInsert(k) = op {
             if !self.bundle.contains(&k) {

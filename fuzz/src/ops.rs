@@ -57,6 +57,10 @@ pub enum Op {
     Retain(u16),
     /// `iter()`, collected.
     Iter,
+    /// `iter_mut()`, walked from both ends in turn (from the front first for an even key, from
+    /// the back for an odd one), replacing the value of `key`, if it is yielded, with a fresh one
+    /// through the reference.
+    IterMut(Key),
     /// `stats()`.
     Stats,
     /// Moves the clock forward by this many ticks (saturating).
@@ -104,11 +108,12 @@ pub enum Kind {
     DropPanics,
     GetOrInsert,
     PeekMut,
+    IterMut,
 }
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 22] = [
+    pub const ALL: [Kind; 23] = [
         Kind::Put,
         Kind::Push,
         Kind::Get,
@@ -131,6 +136,7 @@ impl Kind {
         Kind::DropPanics,
         Kind::GetOrInsert,
         Kind::PeekMut,
+        Kind::IterMut,
     ];
 }
 
@@ -161,6 +167,7 @@ impl Op {
             Op::DropPanics(_) => Kind::DropPanics,
             Op::GetOrInsert(_) => Kind::GetOrInsert,
             Op::PeekMut(_) => Kind::PeekMut,
+            Op::IterMut(_) => Kind::IterMut,
         }
     }
 
@@ -176,7 +183,8 @@ impl Op {
             | Op::Peek(k)
             | Op::PeekMut(k)
             | Op::Contains(k)
-            | Op::Remove(k) => Some(k),
+            | Op::Remove(k)
+            | Op::IterMut(k) => Some(k),
             _ => None,
         }
     }
@@ -194,6 +202,7 @@ impl Op {
             Op::PeekMut(_) => Op::PeekMut(key),
             Op::Contains(_) => Op::Contains(key),
             Op::Remove(_) => Op::Remove(key),
+            Op::IterMut(_) => Op::IterMut(key),
             other => other,
         }
     }

@@ -62,6 +62,14 @@ pub fn seeds() -> Vec<(&'static str, Case)> {
         ),
         ("get-or-insert-at-capacity-zero", case(0, None, &[GetOrInsert(0), Get(0)])),
         (
+            "iter-mut-writes-in-place",
+            case(
+                3,
+                Some(5),
+                &[IterMut(0), Put(0), Put(1), Put(2), Get(0), IterMut(1), Advance(5), IterMut(2), Peek(1)],
+            ),
+        ),
+        (
             "capacity-one",
             case(1, Some(3), &[Put(0), Put(1), Push(2), Advance(2), Put(2), Get(2), Advance(3), Get(2)]),
         ),

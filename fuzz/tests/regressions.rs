@@ -255,3 +255,23 @@ fn peek_mut_entries_14389cba() {
 fn get_or_insert_answer_eb2f86da() {
     check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), GetOrInsert(1)] });
 }
+
+// lockstep divergence at step 3 of 3, IterMut(0): the return value differs from the model's
+//     cache: len 1: [(0, v0)]
+//     model: len 0: [] (iter_mut_empty)
+//
+// Planted bug `iter-mut-yields-expired` (iter_mut does not drop the expired entries first, and yields them), found by fuzzing; shrunk from 3 to 3 operations (iter-mut-yields-expired.crash).
+#[test]
+fn iter_mut_answer_5749d03b() {
+    check(&Case { capacity: 1, ttl: Some(1), start: 0, ops: vec![Put(0), Advance(1), IterMut(0)] });
+}
+
+// lockstep divergence at step 4 of 4, IterMut(1): the return value differs from the model's
+//     cache: len 3: [(2, v2), (1, v0)]
+//     model: len 3: [(2, v2), (0, v1), (1, v0)] (iter_mut_non_empty)
+//
+// Planted bug `iter-mut-back-walks-forward` (iter_mut, walking from the back, follows the links towards the back), found by fuzzing; shrunk from 4 to 4 operations (iter-mut-back-walks-forward.crash).
+#[test]
+fn iter_mut_answer_1e876387() {
+    check(&Case { capacity: 3, ttl: None, start: 0, ops: vec![Put(1), Put(0), Put(2), IterMut(1)] });
+}

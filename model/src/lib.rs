@@ -22,10 +22,10 @@
 //! - `push` overwriting a key returns the key that was stored, and stores the given one.
 //! - `retain` calls its closure on live entries from most to least recently used.
 //!
-//! Two methods are not in the contract; the model reads them as the cache documents them,
+//! Three methods are not in the contract; the model reads them as the cache documents them,
 //! composed from methods that are: `get_or_insert_with` is `get`, and on a miss `put` (the miss
-//! counted once), answering with the value stored, if any; `peek_mut` is `peek` with a mutable
-//! reference.
+//! counted once), answering with the value stored, if any; `peek_mut` is `peek`, and `iter_mut`
+//! is `iter`, with mutable references.
 //!
 //! ```
 //! use model::{Model, Transition};
@@ -141,6 +141,8 @@ transitions! {
     RetainOnEmpty "retain_on_empty" "`retain` found nothing live.",
     IterEmpty "iter_empty" "`iter` yielded nothing.",
     IterNonEmpty "iter_non_empty" "`iter` yielded at least one entry.",
+    IterMutEmpty "iter_mut_empty" "`iter_mut` yielded nothing.",
+    IterMutNonEmpty "iter_mut_non_empty" "`iter_mut` yielded at least one entry.",
     Stats "stats" "`stats` reported the counters.",
     AdvanceQuiet "advance_quiet" "`advance` moved time, expiring nothing.",
     AdvanceExpired "advance_expired" "`advance` expired entries, none exactly at its deadline.",
@@ -368,6 +370,12 @@ impl<K: Clone + PartialEq, V> Model<K, V> {
     pub fn iter(&self) -> (Vec<(&K, &V)>, Transition) {
         let t = if self.entries.is_empty() { IterEmpty } else { IterNonEmpty };
         (self.live().collect(), t)
+    }
+
+    /// Like [`Model::iter`], with mutable references to the values.
+    pub fn iter_mut(&mut self) -> (Vec<(&K, &mut V)>, Transition) {
+        let t = if self.entries.is_empty() { IterMutEmpty } else { IterMutNonEmpty };
+        (self.entries.iter_mut().rev().map(|(k, v, _)| (&*k, v)).collect(), t)
     }
 
     /// The live entries, most recently used first, without a transition or a `Vec`: for checks

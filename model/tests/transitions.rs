@@ -31,6 +31,7 @@ fn every_transition_is_reachable() {
     assert_eq!(see(s, m.pop_lru()), (None, T::PopLruNone));
     assert_eq!(see_t(s, m.retain(|_, _| unreachable!())), T::RetainOnEmpty);
     assert_eq!(see(s, m.iter()), (vec![], T::IterEmpty));
+    assert_eq!(see(s, m.iter_mut()), (vec![], T::IterMutEmpty));
     assert_eq!(see(s, m.is_empty()), (true, T::IsEmptyTrue));
     assert_eq!(see(s, m.len()), (0, T::Len));
     assert_eq!(see(s, m.capacity()), (2, T::Capacity));
@@ -49,6 +50,7 @@ fn every_transition_is_reachable() {
     assert_eq!(see(s, m.contains(&1)), (true, T::ContainsTrue));
     assert_eq!(see(s, m.peek_lru()), (Some((&2, &21)), T::PeekLruSome));
     assert_eq!(see(s, m.iter()), (vec![(&1, &11), (&2, &21)], T::IterNonEmpty));
+    assert_eq!(see(s, m.iter_mut()), (vec![(&1, &mut 11), (&2, &mut 21)], T::IterMutNonEmpty));
     assert_eq!(see(s, m.is_empty()), (false, T::IsEmptyFalse));
 
     // Evictions, then misses on evicted and removed keys.
