@@ -10,7 +10,7 @@ use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
 
 use crate::clock::{Clock, SystemClock};
-use crate::iter::{Iter, IterMut};
+use crate::iter::{IntoIter, Iter, IterMut};
 use crate::list::{Links, List, NIL, Node};
 
 /// The hasher a cache uses unless told otherwise: hashbrown's default (foldhash), fast and
@@ -517,6 +517,19 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// ```
     pub fn capacity(&self) -> usize {
         self.capacity
+    }
+
+    /// How long an entry lives after it is written, in clock ticks (nanoseconds for a cache made
+    /// by [`with_ttl`](Cache::with_ttl)); `None` if entries never expire.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let cache = cache::Cache::<u8, u8>::with_ttl(2, std::time::Duration::from_secs(1));
+    /// assert_eq!(cache.ttl(), Some(1_000_000_000));
+    /// ```
+    pub fn ttl(&self) -> Option<u64> {
+        self.ttl
     }
 
     /// Sets the capacity, evicting least recently used entries while more than `capacity` are
@@ -1032,6 +1045,35 @@ impl<'a, K: Hash + Eq, V, C: Clock, S: BuildHasher> IntoIterator for &'a mut Cac
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter_mut()
+    }
+}
+
+/// Moves the live entries out, most recently used first, as [`Cache::iter`] shows them.
+/// Reversed, least recently used first: the order the `lru` crate's `into_iter` has, and the one
+/// that refills another cache in the same order.
+///
+/// Drops the expired entries first, as every `&mut` call does: the clock is read once, when the
+/// iterator is made.
+///
+/// # Example
+///
+/// ```
+/// let mut cache = cache::Cache::new(3);
+/// cache.put("a", 1);
+/// cache.put("b", 2);
+/// let mut refilled = cache::Cache::new(3);
+/// for (key, value) in cache.into_iter().rev() {
+///     refilled.put(key, value);
+/// }
+/// assert_eq!(refilled.iter().collect::<Vec<_>>(), [(&"b", &2), (&"a", &1)]);
+/// ```
+impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> IntoIterator for Cache<K, V, C, S> {
+    type Item = (K, V);
+    type IntoIter = IntoIter<K, V>;
+
+    fn into_iter(mut self) -> Self::IntoIter {
+        self.purge_now();
+        IntoIter::new(self.slots, self.recency)
     }
 }
 

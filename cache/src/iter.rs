@@ -1,11 +1,11 @@
 //! Iteration over the live entries, most recently used first (or, reversed, least recently used
-//! first).
+//! first): by reference, by mutable reference, and by value.
 
 use std::fmt;
 use std::iter::FusedIterator;
 
 use crate::cache::{Slot, Timer};
-use crate::list::{Links, List};
+use crate::list::{Links, List, NIL};
 
 /// An iterator over a cache's live entries, most recently used first; see
 /// [`Cache::iter`](crate::Cache::iter).
@@ -171,6 +171,72 @@ impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for IterMut<'_, K, V> {
             let Some(Some((key, value, links))) = self.entries.get(at as usize) else { break };
             list.entry(&(key, value));
             at = links.next;
+        }
+        list.finish()
+    }
+}
+
+/// An iterator that moves the live entries out of a cache, most recently used first; see the
+/// cache's [`IntoIterator`] implementation.
+///
+/// Like [`Iter`], it knows its length and walks from either end. The entries it does not yield
+/// are dropped with it.
+pub struct IntoIter<K, V> {
+    slots: Vec<Slot<K, V>>,
+    recency: List,
+}
+
+impl<K, V> IntoIter<K, V> {
+    /// Takes the `slots`, every one of which is live, in the order of the `recency` list.
+    pub(crate) fn new(slots: Vec<Slot<K, V>>, recency: List) -> Self {
+        Self { slots, recency }
+    }
+
+    /// Takes slot `i` out, moving the last slot into its place.
+    fn take(&mut self, i: u32) -> Option<(K, V)> {
+        if i == NIL {
+            return None;
+        }
+        self.recency.unlink(&mut self.slots, i);
+        let slot = self.slots.swap_remove(i as usize);
+        if (i as usize) < self.slots.len() {
+            self.recency.relocate(&mut self.slots, i);
+        }
+        Some((slot.key, slot.value))
+    }
+}
+
+impl<K, V> Iterator for IntoIter<K, V> {
+    type Item = (K, V);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.take(self.recency.head)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.slots.len(), Some(self.slots.len()))
+    }
+}
+
+impl<K, V> DoubleEndedIterator for IntoIter<K, V> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.take(self.recency.tail)
+    }
+}
+
+impl<K, V> ExactSizeIterator for IntoIter<K, V> {}
+
+impl<K, V> FusedIterator for IntoIter<K, V> {}
+
+/// The entries still to come, as a list.
+impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for IntoIter<K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut list = f.debug_list();
+        let mut at = self.recency.head;
+        for _ in 0..self.slots.len() {
+            let Some(slot) = self.slots.get(at as usize) else { break };
+            list.entry(&(&slot.key, &slot.value));
+            at = slot.recency.next;
         }
         list.finish()
     }

@@ -52,7 +52,7 @@ assert!(cache.is_empty());
   Capacity 0 is allowed and stores nothing. The cache never holds more than `capacity` entries,
   live or expired, so memory stays bounded whatever the clock does.
 * **Ownership.** Every key and value given to the cache is either handed back (by `put`,
-  `push`, `remove`, `pop_lru`) or dropped by the cache exactly once, at the latest when the
+  `push`, `remove`, `pop_lru`, or the cache's owning iterator) or dropped by the cache exactly once, at the latest when the
   cache is dropped.
 * **Robustness.** No method panics, for any capacity, ttl or clock value, unless a user
   callback (`Hash`, `Eq`, the `retain` closure, a key's or value's `Drop`) does; the cache is
@@ -91,7 +91,8 @@ indices) while staying in safe Rust:
 Every single-key operation is O(1), amortised where expired entries are dropped or the index
 rebuilt. `len` and `peek_lru` take `&self` and cannot drop anything: each call steps over the
 entries that expired since the last `&mut` call. `iter`, `iter_mut` and `retain` are linear;
-`iter_mut` also allocates a reference per entry.
+`iter_mut` also allocates a reference per entry. Iterating the cache by value (`into_iter`)
+takes O(1) per entry.
 
 # Limits
 
@@ -117,7 +118,7 @@ mod list;
 
 pub use crate::cache::{Cache, DefaultHashBuilder, Stats};
 pub use crate::clock::{Clock, CoarseClock, ManualClock, SystemClock};
-pub use crate::iter::{Iter, IterMut};
+pub use crate::iter::{IntoIter, Iter, IterMut};
 
 // The README's examples compile and run as doctests, so they cannot rot.
 #[cfg(doctest)]

@@ -419,3 +419,48 @@ fn iter_mut_debug_shows_the_entries_to_come() {
     iter.next_back();
     assert_eq!(format!("{iter:?}"), "[('b', 2)]");
 }
+
+#[test]
+fn into_iter_moves_the_live_entries_out_in_recency_order() {
+    let clock = ManualClock::new(0);
+    let mut cache = Cache::with_clock(4, Some(10), clock.clone());
+    cache.put('a', 1);
+    clock.advance(5);
+    for (n, key) in ('b'..='d').enumerate() {
+        cache.put(key, n as u32 + 2);
+    }
+    cache.get(&'b');
+    // 'a' expires before the iterator is made; the rest are still yielded after their deadline.
+    clock.set(10);
+    let mut entries = cache.into_iter();
+    assert_eq!(entries.len(), 3);
+    assert_eq!(format!("{entries:?}"), "[('b', 2), ('d', 4), ('c', 3)]");
+    clock.set(100);
+    assert_eq!(entries.next(), Some(('b', 2)));
+    assert_eq!(entries.next_back(), Some(('c', 3)));
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries.collect::<Vec<_>>(), [('d', 4)]);
+}
+
+#[test]
+fn into_iter_walks_from_both_ends_without_crossing() {
+    for taken in 0..=5 {
+        let mut cache = lru(5);
+        for (n, key) in ('a'..='e').enumerate() {
+            cache.put(key, n as u32);
+        }
+        cache.get(&'c');
+        let mut iter = cache.into_iter();
+        let mut front = vec![];
+        let mut back = vec![];
+        for n in 0..taken {
+            let (key, _) = if n % 2 == 0 { iter.next() } else { iter.next_back() }.expect("5 entries");
+            if n % 2 == 0 { front.push(key) } else { back.push(key) }
+        }
+        assert_eq!(iter.len(), 5 - taken);
+        front.extend(iter.by_ref().map(|(k, _)| k));
+        assert_eq!((iter.next(), iter.next_back()), (None, None), "fused after {taken}");
+        front.extend(back.iter().rev());
+        assert_eq!(front, ['c', 'e', 'd', 'b', 'a'], "after {taken} taken alternately");
+    }
+}

@@ -77,6 +77,30 @@ fn dropping_the_cache_drops_what_it_holds() {
 }
 
 #[test]
+fn into_iter_hands_back_or_drops_every_value_once() {
+    for taken in 0..=4 {
+        let log = DropLog::default();
+        let clock = ManualClock::new(0);
+        let mut cache = Cache::with_clock(4, Some(5), clock.clone());
+        for k in 0..6 {
+            cache.put(k, log.value());
+            clock.advance(1);
+        }
+        // Keys 0 and 1 were evicted; at 7, key 2 (written at 2) is expired, and dropped when the
+        // iterator is made.
+        clock.set(7);
+        let mut iter = cache.into_iter();
+        assert_eq!(log.alive(), 3);
+        let yielded: Vec<_> = iter.by_ref().take(taken).collect();
+        assert_eq!(yielded.len(), taken.min(3));
+        drop(iter);
+        assert_eq!(log.alive(), yielded.len(), "after taking {taken}: only the yielded values");
+        drop(yielded);
+        log.assert_all_dropped_once();
+    }
+}
+
+#[test]
 fn extreme_capacities_ttls_and_clocks_never_panic() {
     for capacity in [0, 1, 2, usize::MAX] {
         for ttl in [None, Some(0), Some(1), Some(u64::MAX - 1), Some(u64::MAX)] {
