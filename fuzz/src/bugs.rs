@@ -261,6 +261,24 @@ pub const BUGS: &[Bug] = &[
         file: ITER,
         edits: &[("            self.back = links.prev;", "            self.back = links.next;")],
     },
+    Bug {
+        name: "into-iter-yields-expired",
+        summary: "iterating by value does not drop the expired entries first, and yields them",
+        file: CACHE,
+        edits: &[(
+            "        self.purge_now();\n        IntoIter::new(self.slots, self.recency)",
+            "        IntoIter::new(self.slots, self.recency)",
+        )],
+    },
+    Bug {
+        name: "into-iter-forgets-moved-slot",
+        summary: "iterating by value moves the last slot into the hole without telling its neighbours",
+        file: ITER,
+        edits: &[(
+            "        if (i as usize) < self.slots.len() {\n            self.recency.relocate(&mut self.slots, i);\n        }\n",
+            "",
+        )],
+    },
 ];
 
 /// `source` with `bug` planted.

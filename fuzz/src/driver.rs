@@ -264,6 +264,12 @@ fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transi
             let (all, t) = model.iter();
             (Answer::Entries(all.into_iter().map(|(k, v)| (*k, *v)).collect()), t)
         }
+        Op::IntoIter(n) => {
+            let new = Model::new(model.capacity().0, model.ttl(), model.now());
+            let (all, t) = mem::replace(model, new).into_entries();
+            let len = all.len();
+            (Answer::Walk { len, entries: from_both_ends(all.into_iter(), n.into(), false) }, t)
+        }
         Op::IterMut(k) => {
             let (all, t) = model.iter_mut();
             let len = all.len();
@@ -281,8 +287,9 @@ fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transi
     (answer, Some(transition))
 }
 
-/// Applies `op` to the cache. `bound` caps how many entries `Iter` collects: one more than the
-/// model holds shows a difference, and a buggy cache's iterator may never end.
+/// Applies `op` to the cache. `bound` caps how many entries an iterator is walked for: one more
+/// than the model held before the step shows a difference, and a buggy cache's iterator may
+/// never end.
 ///
 /// The calls that may hash or drop keys and values run with the fuses counting
 /// ([`Books::with_fuse`]); what they hand back is dropped here, after, by the driver.
@@ -350,6 +357,21 @@ fn on_cache(
             // Three entries make two steps from the end walked first: an odd key starts at the back.
             let walked = from_both_ends(iter, bound, k % 2 == 1);
             Answer::Walk { len, entries: walked.into_iter().map(written).collect() }
+        }
+        Op::IntoIter(n) => {
+            let new = Cache::with_clock_and_hasher(
+                cache.capacity(),
+                cache.ttl(),
+                clock.clone(),
+                FixedState::default(),
+            );
+            let old = mem::replace(cache, new);
+            let mut iter = books.with_fuse(|| old.into_iter());
+            let len = iter.len();
+            let taken = from_both_ends(iter.by_ref(), usize::from(n).min(bound), false);
+            // What it did not yield, the iterator drops: the cache's own work.
+            books.with_fuse(|| drop(iter));
+            Answer::Walk { len, entries: taken.into_iter().map(|(k, v)| (k.key, v.id)).collect() }
         }
         Op::Stats => {
             let s = cache.stats();
@@ -560,9 +582,11 @@ pub fn replay(case: &Case, observe: &mut dyn FnMut(Transition)) -> Result<(), Bo
     let mut steps = (1..).zip(&case.ops);
     for (step, &op) in steps.by_ref() {
         let fresh = fresh_value(&books, op);
+        // Taken before the model moves on: `IntoIter` leaves it empty.
+        let bound = model.len().0 + 1;
         let (expected, transition) = on_model(&mut model, op, fresh);
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            let answer = on_cache(&mut cache, &clock, &books, op, fresh, model.len().0 + 1);
+            let answer = on_cache(&mut cache, &clock, &books, op, fresh, bound);
             if answer != expected {
                 let name = transition.map_or("no transition", Transition::name);
                 return Err(differ(Check::Answer, answer, format!("{expected} ({name})")));

@@ -49,6 +49,8 @@ fn keyless(ttl: Option<u64>) -> Vec<Op> {
     let mut ops = vec![Op::PeekLru, Op::PopLru, Op::IsEmpty, Op::Clear];
     ops.extend([0b000, 0b101, 0b110].map(Op::Retain));
     ops.extend([0, 1].map(Op::Resize));
+    // Dropping every entry unseen; and taking three, from the front, the back, the front.
+    ops.extend([0, 3].map(Op::IntoIter));
     ops.extend((1..=FUSE_LENGTHS).map(Op::HashPanics));
     ops.extend((1..=FUSE_LENGTHS).map(Op::DropPanics));
     let mut steps = vec![1];

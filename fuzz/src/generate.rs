@@ -29,7 +29,7 @@ pub const RECORD: usize = 3;
 /// The first tag of each kind's range; a range ends where the next begins. Wider ranges make
 /// an operation more frequent in random input. **Never change these**: corpus files depend on
 /// them.
-pub const TAGS: [(u8, Kind); 23] = [
+pub const TAGS: [(u8, Kind); 24] = [
     (0, Kind::Put),
     (48, Kind::Push),
     (64, Kind::Get),
@@ -53,15 +53,20 @@ pub const TAGS: [(u8, Kind); 23] = [
     (244, Kind::GetOrInsert),
     (248, Kind::PeekMut),
     (251, Kind::IterMut),
+    (253, Kind::IntoIter),
 ];
 
 /// Tags from here up belong to operations not invented yet; they decode to nothing.
-pub const RESERVED: u8 = 253;
+pub const RESERVED: u8 = 254;
 
 /// `HashPanics(n)` arms the n-th hash, 1 to this many: enough to reach every hash an operation
 /// on a small cache makes (the new key, the evicted one, the one a removal moves).
 /// `DropPanics(n)` arms the n-th drop, within the same range.
 pub const FUSE_LENGTHS: u8 = 4;
+
+/// `IntoIter(n)` takes 0 to this many minus one entries: beyond a full cache of the largest
+/// capacity decoded.
+pub const INTO_ITER_TAKES: u8 = 10;
 
 /// A key byte with this bit set picks a key already written (if there is one).
 const FROM_BUNDLE: u8 = 0x80;
@@ -175,6 +180,7 @@ impl Decoder {
             Kind::GetOrInsert => Op::GetOrInsert(self.key(a)),
             Kind::PeekMut => Op::PeekMut(self.key(a)),
             Kind::IterMut => Op::IterMut(self.key(a)),
+            Kind::IntoIter => Op::IntoIter(a % INTO_ITER_TAKES),
         };
         if let Op::Put(k) | Op::Push(k) | Op::GetOrInsert(k) = op {
             if !self.bundle.contains(&k) {
@@ -238,7 +244,8 @@ impl Case {
                 Op::Advance(t) if t == ttl => [step::TTL, 0],
                 Op::Advance(t) if t == ttl.saturating_add(1) => [step::TTL_PLUS_ONE, 0],
                 Op::HashPanics(n) | Op::DropPanics(n) if (1..=FUSE_LENGTHS).contains(&n) => [n - 1, 0],
-                Op::Retain(_) | Op::Advance(_) | Op::HashPanics(_) | Op::DropPanics(_) => {
+                Op::IntoIter(n) if n < INTO_ITER_TAKES => [n, 0],
+                Op::Retain(_) | Op::Advance(_) | Op::HashPanics(_) | Op::DropPanics(_) | Op::IntoIter(_) => {
                     return Err(format!("step {step}: {op:?} cannot be encoded"));
                 }
                 _ => match op.key() {

@@ -227,6 +227,7 @@ fn simpler_ops(op: Op, ttl: Option<u64>) -> Vec<Op> {
         Op::GetOrInsert(k) => vec![Op::Get(k), Op::Put(k)],
         Op::PeekMut(k) => vec![Op::Peek(k)],
         Op::IterMut(_) => vec![Op::Iter],
+        Op::IntoIter(n) => (0..n).map(Op::IntoIter).collect(),
         Op::Resize(c) => smaller_sizes(c).into_iter().map(Op::Resize).collect(),
         Op::Retain(mask) => {
             let bits = (0..16).filter(|b| mask >> b & 1 == 1);

@@ -61,6 +61,10 @@ pub enum Op {
     /// the back for an odd one), replacing the value of `key`, if it is yielded, with a fresh one
     /// through the reference.
     IterMut(Key),
+    /// Iterates the cache by value (`into_iter()`): takes this many entries from both ends in
+    /// turn, front first, and drops the iterator with the rest. The case goes on with a new,
+    /// empty cache of the same capacity, ttl and clock (and a new model).
+    IntoIter(u8),
     /// `stats()`.
     Stats,
     /// Moves the clock forward by this many ticks (saturating).
@@ -109,11 +113,12 @@ pub enum Kind {
     GetOrInsert,
     PeekMut,
     IterMut,
+    IntoIter,
 }
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 23] = [
+    pub const ALL: [Kind; 24] = [
         Kind::Put,
         Kind::Push,
         Kind::Get,
@@ -137,6 +142,7 @@ impl Kind {
         Kind::GetOrInsert,
         Kind::PeekMut,
         Kind::IterMut,
+        Kind::IntoIter,
     ];
 }
 
@@ -168,6 +174,7 @@ impl Op {
             Op::GetOrInsert(_) => Kind::GetOrInsert,
             Op::PeekMut(_) => Kind::PeekMut,
             Op::IterMut(_) => Kind::IterMut,
+            Op::IntoIter(_) => Kind::IntoIter,
         }
     }
 
@@ -247,6 +254,7 @@ impl fmt::Debug for Op {
             Op::Advance(t) => write!(f, "Advance({})", Num(t, "u64")),
             Op::HashPanics(n) => write!(f, "HashPanics({n})"),
             Op::DropPanics(n) => write!(f, "DropPanics({n})"),
+            Op::IntoIter(n) => write!(f, "IntoIter({n})"),
             op => {
                 write!(f, "{:?}", op.kind())?;
                 match op.key() {

@@ -62,6 +62,25 @@ pub fn seeds() -> Vec<(&'static str, Case)> {
         ),
         ("get-or-insert-at-capacity-zero", case(0, None, &[GetOrInsert(0), Get(0)])),
         (
+            "into-iter-and-start-again",
+            case(
+                3,
+                Some(5),
+                &[
+                    IntoIter(0),
+                    Put(0),
+                    Put(1),
+                    Put(2),
+                    Get(0),
+                    IntoIter(2),
+                    Put(1),
+                    Advance(5),
+                    IntoIter(1),
+                    Put(2),
+                ],
+            ),
+        ),
+        (
             "iter-mut-writes-in-place",
             case(
                 3,

@@ -275,3 +275,23 @@ fn iter_mut_answer_5749d03b() {
 fn iter_mut_answer_1e876387() {
     check(&Case { capacity: 3, ttl: None, start: 0, ops: vec![Put(1), Put(0), Put(2), IterMut(1)] });
 }
+
+// lockstep divergence at step 3 of 3, IntoIter(0): the return value differs from the model's
+//     cache: len 1: []
+//     model: len 0: [] (into_iter_empty)
+//
+// Planted bug `into-iter-yields-expired` (iterating by value does not drop the expired entries first, and yields them), found by fuzzing; shrunk from 5 to 3 operations (into-iter-yields-expired.crash).
+#[test]
+fn into_iter_answer_d0b203fd() {
+    check(&Case { capacity: 1, ttl: Some(1), start: 0, ops: vec![Put(0), Advance(1), IntoIter(0)] });
+}
+
+// lockstep divergence at step 4 of 4, IntoIter(2): the cache panicked
+//     cache: panicked: index out of bounds: the len is 1 but the index is 1
+//     model: no panic
+//
+// Planted bug `into-iter-forgets-moved-slot` (iterating by value moves the last slot into the hole without telling its neighbours), found by fuzzing; shrunk from 4 to 4 operations (into-iter-forgets-moved-slot.crash).
+#[test]
+fn into_iter_panic_e0e602b7() {
+    check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Put(1), Put(0), IntoIter(2)] });
+}

@@ -22,10 +22,11 @@
 //! - `push` overwriting a key returns the key that was stored, and stores the given one.
 //! - `retain` calls its closure on live entries from most to least recently used.
 //!
-//! Three methods are not in the contract; the model reads them as the cache documents them,
+//! Four methods are not in the contract; the model reads them as the cache documents them,
 //! composed from methods that are: `get_or_insert_with` is `get`, and on a miss `put` (the miss
 //! counted once), answering with the value stored, if any; `peek_mut` is `peek`, and `iter_mut`
-//! is `iter`, with mutable references.
+//! is `iter`, with mutable references; iterating by value (`into_entries` here) takes what `iter`
+//! shows.
 //!
 //! ```
 //! use model::{Model, Transition};
@@ -143,6 +144,8 @@ transitions! {
     IterNonEmpty "iter_non_empty" "`iter` yielded at least one entry.",
     IterMutEmpty "iter_mut_empty" "`iter_mut` yielded nothing.",
     IterMutNonEmpty "iter_mut_non_empty" "`iter_mut` yielded at least one entry.",
+    IntoIterEmpty "into_iter_empty" "iterating by value yielded nothing.",
+    IntoIterNonEmpty "into_iter_non_empty" "iterating by value yielded at least one entry.",
     Stats "stats" "`stats` reported the counters.",
     AdvanceQuiet "advance_quiet" "`advance` moved time, expiring nothing.",
     AdvanceExpired "advance_expired" "`advance` expired entries, none exactly at its deadline.",
@@ -187,6 +190,11 @@ impl<K: Clone + PartialEq, V> Model<K, V> {
     /// The current time.
     pub fn now(&self) -> u64 {
         self.now
+    }
+
+    /// The ttl it was made with.
+    pub fn ttl(&self) -> Option<u64> {
+        self.ttl
     }
 
     /// Moves time forward by `ticks`, saturating at `u64::MAX`, and drops every entry that is
@@ -376,6 +384,12 @@ impl<K: Clone + PartialEq, V> Model<K, V> {
     pub fn iter_mut(&mut self) -> (Vec<(&K, &mut V)>, Transition) {
         let t = if self.entries.is_empty() { IterMutEmpty } else { IterMutNonEmpty };
         (self.entries.iter_mut().rev().map(|(k, v, _)| (&*k, v)).collect(), t)
+    }
+
+    /// Iterating by value: the live entries, most recently used first, moved out.
+    pub fn into_entries(self) -> (Vec<(K, V)>, Transition) {
+        let t = if self.entries.is_empty() { IntoIterEmpty } else { IntoIterNonEmpty };
+        (self.entries.into_iter().rev().map(|(k, v, _)| (k, v)).collect(), t)
     }
 
     /// The live entries, most recently used first, without a transition or a `Vec`: for checks

@@ -110,6 +110,13 @@ fn every_transition_is_reachable() {
     assert_eq!(see(s, g.stats()), (Stats { hits: 1, misses: 3, evictions: 1 }, T::Stats));
     assert_eq!(see(s, d.get_or_insert_with(2, || 20)), (None, T::GetOrInsertStoredNothing));
 
+    // Iterating by value, after which a model is gone.
+    assert_eq!(see(s, d.clone().into_entries()), (vec![], T::IntoIterEmpty));
+    let mut owned: Model<u8, u8> = Model::new(2, None, 0);
+    owned.put(1, 10);
+    owned.put(2, 20);
+    assert_eq!(see(s, owned.into_entries()), (vec![(2, 20), (1, 10)], T::IntoIterNonEmpty));
+
     let missing: Vec<_> = T::ALL.iter().filter(|t| !s.contains(t)).collect();
     assert!(missing.is_empty(), "never reached: {missing:?}");
     assert_eq!(s.len(), T::ALL.len());
