@@ -262,12 +262,30 @@ pub const BUGS: &[Bug] = &[
         edits: &[("            self.back = links.prev;", "            self.back = links.next;")],
     },
     Bug {
+        name: "iter-mut-len-counts-front-only",
+        summary: "iter_mut's len() goes down only for entries taken from the front",
+        file: ITER,
+        edits: &[(
+            "            self.front = links.next;\n        } else {\n            self.back = links.prev;\n        }\n        self.left -= 1;\n",
+            "            self.front = links.next;\n            self.left -= 1;\n        } else {\n            self.back = links.prev;\n        }\n",
+        )],
+    },
+    Bug {
         name: "into-iter-yields-expired",
         summary: "iterating by value does not drop the expired entries first, and yields them",
         file: CACHE,
         edits: &[(
             "        self.purge_now();\n        IntoIter::new(self.slots, self.recency)",
             "        IntoIter::new(self.slots, self.recency)",
+        )],
+    },
+    Bug {
+        name: "into-iter-len-is-room",
+        summary: "iterating by value reports the room its slots have, not how many are left, as its len()",
+        file: ITER,
+        edits: &[(
+            "        (self.slots.len(), Some(self.slots.len()))",
+            "        (self.slots.capacity(), Some(self.slots.capacity()))",
         )],
     },
     Bug {

@@ -151,9 +151,9 @@ enum Answer {
     Value(Option<u64>),
     Pair(Option<(Key, u64)>),
     Entries(Vec<(Key, u64)>),
-    /// An iterator's `len()` when made, and what it yielded.
+    /// An iterator's `len()` before each step and at the end, and what it yielded.
     Walk {
-        len: usize,
+        lens: Vec<usize>,
         entries: Vec<(Key, u64)>,
     },
     Stats {
@@ -176,7 +176,9 @@ impl fmt::Display for Answer {
                 let shown: Vec<String> = entries.iter().map(|(k, v)| format!("({k}, v{v})")).collect();
                 write!(f, "[{}]", shown.join(", "))
             }
-            Answer::Walk { len, entries } => write!(f, "len {len}: {}", Answer::Entries(entries.clone())),
+            Answer::Walk { lens, entries } => {
+                write!(f, "lens {lens:?}: {}", Answer::Entries(entries.clone()))
+            }
             Answer::Stats { hits, misses, evictions } => {
                 write!(f, "Stats {{ hits: {hits}, misses: {misses}, evictions: {evictions} }}")
             }
@@ -267,15 +269,17 @@ fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transi
         Op::IntoIter(n) => {
             let new = Model::new(model.capacity().0, model.ttl(), model.now());
             let (all, t) = mem::replace(model, new).into_entries();
-            let len = all.len();
-            (Answer::Walk { len, entries: from_both_ends(all.into_iter(), n.into(), false) }, t)
+            let steps = usize::from(n).min(all.len() + 1);
+            let (lens, entries) = from_both_ends(all.into_iter(), steps, false);
+            (Answer::Walk { lens, entries }, t)
         }
         Op::IterMut(k) => {
             let (all, t) = model.iter_mut();
-            let len = all.len();
+            let steps = all.len() + 1;
+            let (lens, walked) = from_both_ends(all.into_iter(), steps, k % 2 == 1);
             let written =
                 |(key, v): (&Key, &mut u64)| (*key, if *key == k { mem::replace(v, fresh) } else { *v });
-            (Answer::Walk { len, entries: all.into_iter().map(written).collect() }, t)
+            (Answer::Walk { lens, entries: walked.into_iter().map(written).collect() }, t)
         }
         Op::Stats => {
             let (s, t) = model.stats();
@@ -347,7 +351,6 @@ fn on_cache(
         Op::Iter => Answer::Entries(cache.iter().take(bound).map(|(k, v)| (k.key, v.id)).collect()),
         Op::IterMut(k) => {
             let iter = books.with_fuse(|| cache.iter_mut());
-            let len = iter.len();
             // One fresh value, written into the first entry of key `k`.
             let mut write = Some(value);
             let written = |(key, v): (&TrackedKey, &mut Value)| match write.take_if(|_| key.key == k) {
@@ -355,8 +358,8 @@ fn on_cache(
                 None => (key.key, v.id),
             };
             // Three entries make two steps from the end walked first: an odd key starts at the back.
-            let walked = from_both_ends(iter, bound, k % 2 == 1);
-            Answer::Walk { len, entries: walked.into_iter().map(written).collect() }
+            let (lens, walked) = from_both_ends(iter, bound, k % 2 == 1);
+            Answer::Walk { lens, entries: walked.into_iter().map(written).collect() }
         }
         Op::IntoIter(n) => {
             let new = Cache::with_clock_and_hasher(
@@ -367,11 +370,10 @@ fn on_cache(
             );
             let old = mem::replace(cache, new);
             let mut iter = books.with_fuse(|| old.into_iter());
-            let len = iter.len();
-            let taken = from_both_ends(iter.by_ref(), usize::from(n).min(bound), false);
+            let (lens, taken) = from_both_ends(iter.by_ref(), usize::from(n).min(bound), false);
             // What it did not yield, the iterator drops: the cache's own work.
             books.with_fuse(|| drop(iter));
-            Answer::Walk { len, entries: taken.into_iter().map(|(k, v)| (k.key, v.id)).collect() }
+            Answer::Walk { lens, entries: taken.into_iter().map(|(k, v)| (k.key, v.id)).collect() }
         }
         Op::Stats => {
             let s = cache.stats();
@@ -393,10 +395,15 @@ fn on_cache(
 }
 
 /// Walks `iter` from both ends in turn, starting from the back if `back_first`, `bound` steps
-/// at most, and returns what it yielded, front to back.
-fn from_both_ends<I: DoubleEndedIterator>(mut iter: I, bound: usize, back_first: bool) -> Vec<I::Item> {
-    let (mut front, mut back) = (Vec::new(), Vec::new());
+/// at most, and returns its `len()` before each step and at the end, and what it yielded, front
+/// to back.
+fn from_both_ends<I>(mut iter: I, bound: usize, back_first: bool) -> (Vec<usize>, Vec<I::Item>)
+where
+    I: DoubleEndedIterator + ExactSizeIterator,
+{
+    let (mut lens, mut front, mut back) = (Vec::new(), Vec::new(), Vec::new());
     for step in 0..bound {
+        lens.push(iter.len());
         let (end, item) = if (step % 2 == 1) == back_first {
             (&mut front, iter.next())
         } else {
@@ -405,8 +412,9 @@ fn from_both_ends<I: DoubleEndedIterator>(mut iter: I, bound: usize, back_first:
         let Some(item) = item else { break };
         end.push(item);
     }
+    lens.push(iter.len());
     front.extend(back.into_iter().rev());
-    front
+    (lens, front)
 }
 
 /// A failed check: which, what the cache showed, what the model expected.

@@ -64,9 +64,9 @@ pub const RESERVED: u8 = 254;
 /// `DropPanics(n)` arms the n-th drop, within the same range.
 pub const FUSE_LENGTHS: u8 = 4;
 
-/// `IntoIter(n)` takes 0 to this many minus one entries: beyond a full cache of the largest
-/// capacity decoded.
-pub const INTO_ITER_TAKES: u8 = 10;
+/// `IntoIter(n)` takes 0 to this many minus one entries: up to one step past the end of a cache
+/// that holds every key.
+pub const INTO_ITER_TAKES: u8 = KEYS + 2;
 
 /// A key byte with this bit set picks a key already written (if there is one).
 const FROM_BUNDLE: u8 = 0x80;

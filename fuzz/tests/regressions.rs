@@ -295,3 +295,23 @@ fn into_iter_answer_d0b203fd() {
 fn into_iter_panic_e0e602b7() {
     check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Put(1), Put(0), IntoIter(2)] });
 }
+
+// lockstep divergence at step 2 of 2, IterMut(1): the return value differs from the model's
+//     cache: lens [1, 1, 1]: [(0, v0)]
+//     model: lens [1, 0, 0]: [(0, v0)] (iter_mut_non_empty)
+//
+// Planted bug `iter-mut-len-counts-front-only` (iter_mut's len() goes down only for entries taken from the front), found by fuzzing; shrunk from 2 to 2 operations (iter-mut-len-counts-front-only.crash).
+#[test]
+fn iter_mut_answer_c5db2e94() {
+    check(&Case { capacity: 1, ttl: None, start: 0, ops: vec![Put(0), IterMut(1)] });
+}
+
+// lockstep divergence at step 2 of 2, IntoIter(0): the return value differs from the model's
+//     cache: lens [2]: []
+//     model: lens [1]: [] (into_iter_non_empty)
+//
+// Planted bug `into-iter-len-is-room` (iterating by value reports the room its slots have, not how many are left, as its len()), found by fuzzing; shrunk from 2 to 2 operations (into-iter-len-is-room.crash).
+#[test]
+fn into_iter_answer_db15b3a0() {
+    check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), IntoIter(0)] });
+}

@@ -63,8 +63,11 @@ fn main() -> ExitCode {
         "canon" => one_path(rest).and_then(|p| canon(&p)),
         "pin" => one_path(rest).and_then(|p| pin(&p)),
         "bugs" => {
+            // Names in a column as wide as the longest, then at least two spaces: scripts/hunt
+            // reads the first word of each line.
+            let width = fuzz::bugs::BUGS.iter().map(|bug| bug.name.len()).max().unwrap_or(0) + 2;
             for bug in fuzz::bugs::BUGS {
-                say!("{:<30}{}", bug.name, bug.summary);
+                say!("{:<width$}{}", bug.name, bug.summary);
             }
             Ok(())
         }
