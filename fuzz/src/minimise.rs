@@ -9,16 +9,19 @@
 //! 2. drop chunks of operations, halving the chunk size down to single operations;
 //! 3. simplify each operation: smaller keys, simpler kinds (`Push` to `Put`, `GetMut` to `Get`,
 //!    `GetOrInsert` to `Get` or `Put`, `PeekMut` to `Peek`), smaller or boundary time steps,
-//!    smaller capacities, sparser retain masks, shorter fuses;
+//!    smaller capacities, sparser retain masks, shorter fuses, a `Hash` fuse for a `Drop` one;
 //! 4. simplify the configuration: a smaller capacity, no ttl or a smaller one, time from 0;
 //! 5. fold a `Resize` into the capacity the case starts with, one operation fewer;
 //! 6. drop an operation while shortening a fuse before it (`HashPanics`, `DropPanics`): the
 //!    dropped operation's hashes or drops no longer count towards the planted panic;
-//! 7. rename keys in order of first use, so the result reads `0, 1, 2`.
+//! 7. drop an operation and take one from the capacity: a write that only filled the cache;
+//! 8. merge two `Advance`s in a row into one;
+//! 9. rename keys in order of first use, so the result reads `0, 1, 2`.
 //!
 //! Every candidate stays encodable, so the result can be written to the corpus.
 
 use crate::driver::{Divergence, Signature, replay};
+use crate::generate::FUSE_LENGTHS;
 use crate::ops::{Case, KEYS, Op};
 
 /// A shrunk failing case.
@@ -165,6 +168,30 @@ impl Shrinker {
         })
     }
 
+    /// A write that only filled the cache up to where the failure needs it full: without it,
+    /// one entry less fills the cache. The other passes change one of the two at a time.
+    fn drop_with_smaller_capacity(&mut self) -> bool {
+        self.at_each_op(|best, i| {
+            let Some(smaller) = best.capacity.checked_sub(1) else { return Vec::new() };
+            let mut candidate = best.clone();
+            candidate.ops.remove(i);
+            candidate.capacity = smaller;
+            vec![candidate]
+        })
+    }
+
+    fn merge_advances(&mut self) -> bool {
+        self.at_each_op(|best, i| {
+            let (Op::Advance(a), Some(&Op::Advance(b))) = (best.ops[i], best.ops.get(i + 1)) else {
+                return Vec::new();
+            };
+            let mut candidate = best.clone();
+            candidate.ops[i] = Op::Advance(a.saturating_add(b));
+            candidate.ops.remove(i + 1);
+            vec![candidate]
+        })
+    }
+
     /// For each operation in turn, keeps the first of `candidates(best, i)` that fails the same
     /// way; after a success, tries the same position again (it holds the next operation now, if
     /// the candidate dropped one).
@@ -234,7 +261,12 @@ fn simpler_ops(op: Op, ttl: Option<u64>) -> Vec<Op> {
             bits.map(|b| Op::Retain(mask & !(1 << b))).collect()
         }
         Op::HashPanics(n) => (1..n).map(Op::HashPanics).collect(),
-        Op::DropPanics(n) => (1..n).map(Op::DropPanics).collect(),
+        // A panicking `Hash` counts as simpler than a panicking `Drop`: the call it stops has
+        // changed nothing. Where both fail the same way, the minimiser can then move on from a
+        // `Hash` fuse, as it could not from the `Drop` one.
+        Op::DropPanics(n) => {
+            (1..n).map(Op::DropPanics).chain((1..=FUSE_LENGTHS).map(Op::HashPanics)).collect()
+        }
         Op::Advance(t) => {
             // The ttl's boundaries first, where the interesting failures are.
             let ttl = ttl.unwrap_or(0);
@@ -264,6 +296,8 @@ pub fn minimise(case: &Case) -> Option<Shrunk> {
             | shrinker.simplify_config()
             | shrinker.fold_resizes()
             | shrinker.drop_with_shorter_fuses()
+            | shrinker.drop_with_smaller_capacity()
+            | shrinker.merge_advances()
             | shrinker.rename_keys();
         if !progress {
             break;
