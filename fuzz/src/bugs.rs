@@ -247,6 +247,15 @@ pub const BUGS: &[Bug] = &[
         edits: &[("let head = self.recency.head;", "let head = self.recency.tail;")],
     },
     Bug {
+        name: "iter-len-counts-front-only",
+        summary: "the iterator's len() goes down only for entries taken from the front",
+        file: ITER,
+        edits: &[(
+            "                self.live -= 1;\n                return Some((&slot.key, &slot.value));",
+            "                if forward {\n                    self.live -= 1;\n                }\n                return Some((&slot.key, &slot.value));",
+        )],
+    },
+    Bug {
         name: "iter-mut-yields-expired",
         summary: "iter_mut does not drop the expired entries first, and yields them",
         file: CACHE,

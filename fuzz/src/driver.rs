@@ -264,7 +264,9 @@ fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transi
         Op::Retain(mask) => (Answer::Nothing, model.retain(|k, _| keeps(mask, *k))),
         Op::Iter => {
             let (all, t) = model.iter();
-            (Answer::Entries(all.into_iter().map(|(k, v)| (*k, *v)).collect()), t)
+            let steps = all.len() + 1;
+            let (lens, walked) = from_both_ends(all.into_iter(), steps, false);
+            (Answer::Walk { lens, entries: walked.into_iter().map(|(k, v)| (*k, *v)).collect() }, t)
         }
         Op::IntoIter(n) => {
             let new = Model::new(model.capacity().0, model.ttl(), model.now());
@@ -348,7 +350,10 @@ fn on_cache(
             books.with_fuse(|| cache.retain(|k, _| keeps(mask, k.key)));
             Answer::Nothing
         }
-        Op::Iter => Answer::Entries(cache.iter().take(bound).map(|(k, v)| (k.key, v.id)).collect()),
+        Op::Iter => {
+            let (lens, walked) = from_both_ends(cache.iter(), bound, false);
+            Answer::Walk { lens, entries: walked.into_iter().map(|(k, v)| (k.key, v.id)).collect() }
+        }
         Op::IterMut(k) => {
             let iter = books.with_fuse(|| cache.iter_mut());
             // One fresh value, written into the first entry of key `k`.
@@ -392,6 +397,26 @@ fn on_cache(
             Answer::Nothing
         }
     }
+}
+
+/// Walks `iter` from both ends in turn, front first, and returns the first step at which its
+/// `len()` is not the number of the `len` items still to come, with what it said. The items
+/// themselves are compared elsewhere; this allocates nothing.
+fn miscounted_step<I: DoubleEndedIterator + ExactSizeIterator>(
+    mut iter: I,
+    len: usize,
+) -> Option<(usize, usize)> {
+    for step in 0..=len {
+        let said = iter.len();
+        if said != len - step {
+            return Some((step, said));
+        }
+        let item = if step % 2 == 0 { iter.next() } else { iter.next_back() };
+        if item.is_none() {
+            break;
+        }
+    }
+    None
 }
 
 /// Walks `iter` from both ends in turn, starting from the back if `back_first`, `bound` steps
@@ -450,9 +475,9 @@ fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<()
             Answer::Entries(expected().rev().collect()),
         ));
     }
-    let iter_len = cache.iter().len();
-    if iter_len != len {
-        return Err(differ(Check::Len, format_args!("iter().len() {iter_len}"), len));
+    if let Some((step, said)) = miscounted_step(cache.iter(), len) {
+        let shown = format_args!("iter().len() {said} after {step} steps from both ends");
+        return Err(differ(Check::Len, shown, len - step));
     }
     let (s, m) = (cache.stats(), model.stats().0);
     if (s.hits, s.misses, s.evictions) != (m.hits, m.misses, m.evictions) {

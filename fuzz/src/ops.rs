@@ -55,7 +55,7 @@ pub enum Op {
     Clear,
     /// `retain(..)` keeping the keys whose bit is set in the mask.
     Retain(u16),
-    /// `iter()`, collected.
+    /// `iter()`, walked from both ends in turn, front first, its `len()` read at every step.
     Iter,
     /// `iter_mut()`, walked from both ends in turn (from the front first for an even key, from
     /// the back for an odd one), replacing the value of `key`, if it is yielded, with a fresh one

@@ -315,3 +315,13 @@ fn iter_mut_answer_c5db2e94() {
 fn into_iter_answer_db15b3a0() {
     check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), IntoIter(0)] });
 }
+
+// lockstep divergence at step 2 of 2, Put(1): len(), or the iterator's length, differs from the model's
+//     cache: iter().len() 1 after 2 steps from both ends
+//     model: 0
+//
+// Planted bug `iter-len-counts-front-only` (the iterator's len() goes down only for entries taken from the front), found by fuzzing; shrunk from 2 to 2 operations (iter-len-counts-front-only.crash).
+#[test]
+fn put_len_cb58a716() {
+    check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Put(1)] });
+}
