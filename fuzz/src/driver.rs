@@ -367,13 +367,7 @@ fn on_cache(
             Answer::Walk { lens, entries: walked.into_iter().map(written).collect() }
         }
         Op::IntoIter(n) => {
-            let new = Cache::with_clock_and_hasher(
-                cache.capacity(),
-                cache.ttl(),
-                clock.clone(),
-                FixedState::default(),
-            );
-            let old = mem::replace(cache, new);
+            let old = mem::replace(cache, new_cache(cache.capacity(), cache.ttl(), clock));
             let mut iter = books.with_fuse(|| old.into_iter());
             let (lens, taken) = from_both_ends(iter.by_ref(), usize::from(n).min(bound), false);
             // What it did not yield, the iterator drops: the cache's own work.
@@ -411,12 +405,22 @@ fn miscounted_step<I: DoubleEndedIterator + ExactSizeIterator>(
         if said != len - step {
             return Some((step, said));
         }
-        let item = if step % 2 == 0 { iter.next() } else { iter.next_back() };
-        if item.is_none() {
+        if step_from_both_ends(&mut iter, step, false).1.is_none() {
             break;
         }
     }
     None
+}
+
+/// Step `step` of a walk from both ends in turn: from the front on even steps, unless
+/// `back_first`. Says whether it stepped from the front, and what it got.
+fn step_from_both_ends<I: DoubleEndedIterator>(
+    iter: &mut I,
+    step: usize,
+    back_first: bool,
+) -> (bool, Option<I::Item>) {
+    let from_front = (step % 2 == 1) == back_first;
+    (from_front, if from_front { iter.next() } else { iter.next_back() })
 }
 
 /// Walks `iter` from both ends in turn, starting from the back if `back_first`, `bound` steps
@@ -429,17 +433,18 @@ where
     let (mut lens, mut front, mut back) = (Vec::new(), Vec::new(), Vec::new());
     for step in 0..bound {
         lens.push(iter.len());
-        let (end, item) = if (step % 2 == 1) == back_first {
-            (&mut front, iter.next())
-        } else {
-            (&mut back, iter.next_back())
-        };
+        let (from_front, item) = step_from_both_ends(&mut iter, step, back_first);
         let Some(item) = item else { break };
-        end.push(item);
+        if from_front { front.push(item) } else { back.push(item) }
     }
     lens.push(iter.len());
     front.extend(back.into_iter().rev());
     (lens, front)
+}
+
+/// An empty cache under test, hashing with a fixed seed and reading `clock`.
+fn new_cache(capacity: usize, ttl: Option<u64>, clock: &ManualClock) -> TestCache {
+    Cache::with_clock_and_hasher(capacity, ttl, clock.clone(), FixedState::default())
 }
 
 /// A failed check: which, what the cache showed, what the model expected.
@@ -605,8 +610,7 @@ fn settle(
 pub fn replay(case: &Case, observe: &mut dyn FnMut(Transition)) -> Result<(), Box<Divergence>> {
     let books = Rc::new(Books::with_room(case.ops.len()));
     let clock = ManualClock::new(case.start);
-    let mut cache: TestCache =
-        Cache::with_clock_and_hasher(case.capacity, case.ttl, clock.clone(), FixedState::default());
+    let mut cache = new_cache(case.capacity, case.ttl, &clock);
     let mut model: TestModel = Model::new(case.capacity, case.ttl, case.start);
     let diverged = |step, op, (check, cache, model): Failure| {
         Box::new(Divergence { step, op, check, cache, model, case: case.clone() })
