@@ -16,7 +16,9 @@
 //!    dropped operation's hashes or drops no longer count towards the planted panic;
 //! 7. drop an operation and take one from the capacity: a write that only filled the cache;
 //! 8. merge two `Advance`s in a row into one;
-//! 9. rename keys in order of first use, so the result reads `0, 1, 2`.
+//! 9. drop an operation and give another one a different key: a read that only set up the
+//!    order another read of a different key then shows;
+//! 10. rename keys in order of first use, so the result reads `0, 1, 2`.
 //!
 //! Every candidate stays encodable, so the result can be written to the corpus.
 
@@ -35,21 +37,23 @@ pub struct Shrunk {
     pub replays: usize,
 }
 
-struct Shrinker {
+struct Shrinker<'a> {
+    /// Replays a case: the driver, or in tests a stand-in with a bug of its own.
+    run: &'a mut dyn FnMut(&Case) -> Result<(), Box<Divergence>>,
     target: Signature,
     best: Case,
     divergence: Box<Divergence>,
     replays: usize,
 }
 
-impl Shrinker {
+impl Shrinker<'_> {
     /// Keeps `candidate` if it fails the same way and can be written to the corpus.
     fn try_candidate(&mut self, candidate: Case) -> bool {
         if candidate == self.best || candidate.to_bytes().is_err() {
             return false;
         }
         self.replays += 1;
-        match replay(&candidate, &mut |_| {}) {
+        match (self.run)(&candidate) {
             Err(divergence) if divergence.signature() == self.target => {
                 self.best = candidate;
                 self.divergence = divergence;
@@ -192,6 +196,23 @@ impl Shrinker {
         })
     }
 
+    /// `Put(0), Put(1), Get(0), Peek(1)` shows a `Peek` that promotes; so does `Put(0), Put(1),
+    /// Peek(0)`, but only dropping the `Get` and re-keying the `Peek` at once gets there.
+    fn drop_and_rekey(&mut self) -> bool {
+        self.at_each_op(|best, i| {
+            let keyed = (0..best.ops.len()).filter(|&j| j != i).filter_map(|j| Some((j, best.ops[j].key()?)));
+            keyed
+                .flat_map(|(j, key)| (0..KEYS).filter(move |&k| k != key).map(move |k| (j, k)))
+                .map(|(j, k)| {
+                    let mut candidate = best.clone();
+                    candidate.ops[j] = candidate.ops[j].with_key(k);
+                    candidate.ops.remove(i);
+                    candidate
+                })
+                .collect()
+        })
+    }
+
     /// For each operation in turn, keeps the first of `candidates(best, i)` that fails the same
     /// way; after a success, tries the same position again (it holds the next operation now, if
     /// the candidate dropped one).
@@ -285,9 +306,13 @@ fn simpler_ops(op: Op, ttl: Option<u64>) -> Vec<Op> {
 /// Shrinks a failing `case`; `None` if it does not fail.
 #[must_use]
 pub fn minimise(case: &Case) -> Option<Shrunk> {
-    let divergence = replay(case, &mut |_| {}).err()?;
+    minimise_with(case, &mut |case| replay(case, &mut |_| {}))
+}
+
+fn minimise_with(case: &Case, run: &mut dyn FnMut(&Case) -> Result<(), Box<Divergence>>) -> Option<Shrunk> {
+    let divergence = run(case).err()?;
     let mut shrinker =
-        Shrinker { target: divergence.signature(), best: case.clone(), divergence, replays: 1 };
+        Shrinker { run, target: divergence.signature(), best: case.clone(), divergence, replays: 1 };
     loop {
         // Cheap passes that remove the most come first; repeat until nothing helps.
         let progress = shrinker.truncate()
@@ -298,10 +323,85 @@ pub fn minimise(case: &Case) -> Option<Shrunk> {
             | shrinker.drop_with_shorter_fuses()
             | shrinker.drop_with_smaller_capacity()
             | shrinker.merge_advances()
+            | shrinker.drop_and_rekey()
             | shrinker.rename_keys();
         if !progress {
             break;
         }
     }
     Some(Shrunk { case: shrinker.best, divergence: shrinker.divergence, replays: shrinker.replays })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::Check;
+    use crate::ops::Kind;
+    use crate::ops::Op::*;
+
+    /// Replays `Put`, `Get` and `Peek` (and nothing else) on two tiny LRU lists, one of whose
+    /// `Peek`s promotes, and fails where their orders first differ: a planted bug the
+    /// minimiser can be tested on without planting it in the cache.
+    fn peek_promotes(case: &Case) -> Result<(), Box<Divergence>> {
+        let (mut right, mut wrong): (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
+        for (step, &op) in (1..).zip(&case.ops) {
+            for (order, promotes) in [(&mut right, false), (&mut wrong, true)] {
+                let found = op.key().and_then(|key| order.iter().position(|&k| k == key));
+                match (op, found) {
+                    (Put(key), None) => {
+                        order.truncate(case.capacity.saturating_sub(1));
+                        order.insert(0, key);
+                    }
+                    (Put(_) | Get(_), Some(at)) => order[..=at].rotate_right(1),
+                    (Peek(_), Some(at)) if promotes => order[..=at].rotate_right(1),
+                    _ => {}
+                }
+            }
+            if right != wrong {
+                let (cache, model) = (format!("{wrong:?}"), format!("{right:?}"));
+                let case = case.clone();
+                return Err(Box::new(Divergence {
+                    step,
+                    op: Some(op),
+                    check: Check::Entries,
+                    cache,
+                    model,
+                    case,
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    fn case(capacity: usize, ttl: Option<u64>, start: u64, ops: Vec<Op>) -> Case {
+        Case { capacity, ttl, start, ops }
+    }
+
+    #[test]
+    fn a_case_that_passes_has_nothing_to_minimise() {
+        let passes = case(2, None, 0, vec![Put(0), Put(1), Peek(1), Get(0)]);
+        assert!(minimise_with(&passes, &mut peek_promotes).is_none());
+    }
+
+    #[test]
+    fn a_read_that_only_set_up_the_order_goes_with_the_key_it_fixed() {
+        // Neither dropping the `Get` nor re-keying the `Peek` alone still fails.
+        let found = case(2, None, 0, vec![Put(0), Put(1), Get(0), Peek(1)]);
+        let shrunk = minimise_with(&found, &mut peek_promotes).expect("the case fails");
+        assert_eq!(shrunk.case, case(2, None, 0, vec![Put(0), Put(1), Peek(0)]));
+        assert_eq!(shrunk.divergence.signature(), (Check::Entries, Some(Kind::Peek)));
+    }
+
+    #[test]
+    fn noise_goes_and_what_is_left_reads_from_key_zero() {
+        let found = case(
+            5,
+            Some(40),
+            7,
+            vec![Len, Put(7), Advance(3), Put(4), Get(9), Put(7), Stats, Get(7), Peek(4), Put(2), Peek(4)],
+        );
+        let shrunk = minimise_with(&found, &mut peek_promotes).expect("the case fails");
+        assert_eq!(shrunk.case, case(2, None, 0, vec![Put(0), Put(1), Peek(0)]));
+        assert!(shrunk.replays > 1);
+    }
 }
