@@ -15,10 +15,10 @@
 //! 6. drop an operation while shortening a fuse before it (`HashPanics`, `DropPanics`): the
 //!    dropped operation's hashes or drops no longer count towards the planted panic;
 //! 7. drop an operation and take one from the capacity: a write that only filled the cache;
-//! 8. merge two `Advance`s in a row into one;
-//! 9. drop an operation and give another one a different key: a read that only set up the
-//!    order another read of a different key then shows;
-//! 10. rename keys in order of first use, so the result reads `0, 1, 2`.
+//! 8. drop an operation and change another to make up for it: another key for a read (the
+//!    dropped one only set up an order that the read shows), or the dropped time step added
+//!    to another;
+//! 9. rename keys in order of first use, so the result reads `0, 1, 2`.
 //!
 //! Every candidate stays encodable, so the result can be written to the corpus.
 
@@ -184,28 +184,19 @@ impl Shrinker<'_> {
         })
     }
 
-    fn merge_advances(&mut self) -> bool {
+    /// Drops an operation and changes another one to make up for it: gives a read another key
+    /// (`Put(0), Put(1), Get(0), Peek(1)` shows a `Peek` that promotes as `Put(0), Put(1),
+    /// Peek(0)` does), or adds a dropped time step to another one (two in a row merge). Each
+    /// change alone would stop the failure.
+    fn drop_and_adjust(&mut self) -> bool {
         self.at_each_op(|best, i| {
-            let (Op::Advance(a), Some(&Op::Advance(b))) = (best.ops[i], best.ops.get(i + 1)) else {
-                return Vec::new();
-            };
-            let mut candidate = best.clone();
-            candidate.ops[i] = Op::Advance(a.saturating_add(b));
-            candidate.ops.remove(i + 1);
-            vec![candidate]
-        })
-    }
-
-    /// `Put(0), Put(1), Get(0), Peek(1)` shows a `Peek` that promotes; so does `Put(0), Put(1),
-    /// Peek(0)`, but only dropping the `Get` and re-keying the `Peek` at once gets there.
-    fn drop_and_rekey(&mut self) -> bool {
-        self.at_each_op(|best, i| {
-            let keyed = (0..best.ops.len()).filter(|&j| j != i).filter_map(|j| Some((j, best.ops[j].key()?)));
-            keyed
-                .flat_map(|(j, key)| (0..KEYS).filter(move |&k| k != key).map(move |k| (j, k)))
-                .map(|(j, k)| {
+            let dropped = best.ops[i];
+            (0..best.ops.len())
+                .filter(|&j| j != i)
+                .flat_map(|j| adjusted(best.ops[j], dropped).into_iter().map(move |op| (j, op)))
+                .map(|(j, op)| {
                     let mut candidate = best.clone();
-                    candidate.ops[j] = candidate.ops[j].with_key(k);
+                    candidate.ops[j] = op;
                     candidate.ops.remove(i);
                     candidate
                 })
@@ -303,6 +294,17 @@ fn simpler_ops(op: Op, ttl: Option<u64>) -> Vec<Op> {
     all
 }
 
+/// What `other` can become when `dropped` goes: other keys, or the dropped time added to it.
+fn adjusted(other: Op, dropped: Op) -> Vec<Op> {
+    match (other, dropped) {
+        (Op::Advance(t), Op::Advance(dropped)) => vec![Op::Advance(t.saturating_add(dropped))],
+        _ => other
+            .key()
+            .map(|key| (0..KEYS).filter(|&k| k != key).map(|k| other.with_key(k)).collect())
+            .unwrap_or_default(),
+    }
+}
+
 /// Shrinks a failing `case`; `None` if it does not fail.
 #[must_use]
 pub fn minimise(case: &Case) -> Option<Shrunk> {
@@ -322,8 +324,7 @@ fn minimise_with(case: &Case, run: &mut dyn FnMut(&Case) -> Result<(), Box<Diver
             | shrinker.fold_resizes()
             | shrinker.drop_with_shorter_fuses()
             | shrinker.drop_with_smaller_capacity()
-            | shrinker.merge_advances()
-            | shrinker.drop_and_rekey()
+            | shrinker.drop_and_adjust()
             | shrinker.rename_keys();
         if !progress {
             break;
@@ -373,6 +374,42 @@ mod tests {
         Ok(())
     }
 
+    /// Replays `Put`, `Advance` and `Len` with a `len` that counts expired entries too, and fails
+    /// at the first `Len` where that differs from the live count.
+    fn len_counts_expired(case: &Case) -> Result<(), Box<Divergence>> {
+        let (mut now, mut deadlines) = (case.start, Vec::new());
+        for (step, &op) in (1..).zip(&case.ops) {
+            match op {
+                Put(_) => {
+                    let deadline = case.ttl.map_or(u64::MAX, |ttl| now.saturating_add(ttl));
+                    // Dead on arrival, or no room at all: nothing is stored.
+                    if now < deadline && case.capacity > 0 {
+                        deadlines.truncate(case.capacity - 1);
+                        deadlines.push(deadline);
+                    }
+                }
+                Advance(ticks) => now = now.saturating_add(ticks),
+                Len => {
+                    let live = deadlines.iter().filter(|&&deadline| now < deadline).count();
+                    if live != deadlines.len() {
+                        let (cache, model) = (deadlines.len().to_string(), live.to_string());
+                        let case = case.clone();
+                        return Err(Box::new(Divergence {
+                            step,
+                            op: Some(op),
+                            check: Check::Len,
+                            cache,
+                            model,
+                            case,
+                        }));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     fn case(capacity: usize, ttl: Option<u64>, start: u64, ops: Vec<Op>) -> Case {
         Case { capacity, ttl, start, ops }
     }
@@ -403,5 +440,14 @@ mod tests {
         let shrunk = minimise_with(&found, &mut peek_promotes).expect("the case fails");
         assert_eq!(shrunk.case, case(2, None, 0, vec![Put(0), Put(1), Peek(0)]));
         assert!(shrunk.replays > 1);
+    }
+
+    #[test]
+    fn a_dropped_time_step_is_added_to_the_next() {
+        // Dropping the first `Advance` alone makes the entry live at the `Len`; so does
+        // shortening the other. Moving the tick from one to the other keeps the failure.
+        let found = case(1, Some(u64::MAX), 0, vec![Advance(1), Put(0), Advance(u64::MAX - 1), Len]);
+        let shrunk = minimise_with(&found, &mut len_counts_expired).expect("the case fails");
+        assert_eq!(shrunk.case.ops.len(), 3, "{:?}", shrunk.case);
     }
 }
