@@ -12,13 +12,11 @@
 //!    smaller capacities, sparser retain masks, shorter fuses, a `Hash` fuse for a `Drop` one;
 //! 4. simplify the configuration: a smaller capacity, no ttl or a smaller one, time from 0;
 //! 5. fold a `Resize` into the capacity the case starts with, one operation fewer;
-//! 6. drop an operation while shortening a fuse before it (`HashPanics`, `DropPanics`): the
-//!    dropped operation's hashes or drops no longer count towards the planted panic;
-//! 7. drop an operation and take one from the capacity: a write that only filled the cache;
-//! 8. drop an operation and change another to make up for it: another key for a read (the
-//!    dropped one only set up an order that the read shows), or the dropped time step added
-//!    to another;
-//! 9. rename keys in order of first use, so the result reads `0, 1, 2`.
+//! 6. drop an operation and take one from the capacity: a write that only filled the cache;
+//! 7. drop an operation and change another to make up for it: the dropped time step added to
+//!    another, a shorter fuse (`HashPanics`, `DropPanics`), another key for a read (the
+//!    dropped one only set up an order that the read shows);
+//! 8. rename keys in order of first use, so the result reads `0, 1, 2`.
 //!
 //! Every candidate stays encodable, so the result can be written to the corpus.
 
@@ -157,21 +155,6 @@ impl Shrinker<'_> {
         })
     }
 
-    fn drop_with_shorter_fuses(&mut self) -> bool {
-        self.at_each_op(|best, i| {
-            let fuses = (0..i).filter(|&j| matches!(best.ops[j], Op::HashPanics(_) | Op::DropPanics(_)));
-            fuses
-                .flat_map(|j| simpler_ops(best.ops[j], best.ttl).into_iter().map(move |shorter| (j, shorter)))
-                .map(|(j, shorter)| {
-                    let mut candidate = best.clone();
-                    candidate.ops[j] = shorter;
-                    candidate.ops.remove(i);
-                    candidate
-                })
-                .collect()
-        })
-    }
-
     /// A write that only filled the cache up to where the failure needs it full: without it,
     /// one entry less fills the cache. The other passes change one of the two at a time.
     fn drop_with_smaller_capacity(&mut self) -> bool {
@@ -184,10 +167,8 @@ impl Shrinker<'_> {
         })
     }
 
-    /// Drops an operation and changes another one to make up for it: gives a read another key
-    /// (`Put(0), Put(1), Get(0), Peek(1)` shows a `Peek` that promotes as `Put(0), Put(1),
-    /// Peek(0)` does), or adds a dropped time step to another one (two in a row merge). Each
-    /// change alone would stop the failure.
+    /// Drops an operation and changes another one to make up for it, where each change alone
+    /// would stop the failure: see [`adjusted`].
     fn drop_and_adjust(&mut self) -> bool {
         self.at_each_op(|best, i| {
             let dropped = best.ops[i];
@@ -294,10 +275,16 @@ fn simpler_ops(op: Op, ttl: Option<u64>) -> Vec<Op> {
     all
 }
 
-/// What `other` can become when `dropped` goes: other keys, or the dropped time added to it.
+/// What `other` can become when `dropped` goes:
+/// - a time step takes a dropped one's ticks too (two in a row merge);
+/// - a fuse gets shorter: the dropped operation's hashes or drops no longer count towards the
+///   planted panic;
+/// - a read takes another key: in `Put(0), Put(1), Get(0), Peek(1)` (a `Peek` that promotes),
+///   the `Get` only sets up the order that `Peek(0)` shows without it.
 fn adjusted(other: Op, dropped: Op) -> Vec<Op> {
     match (other, dropped) {
         (Op::Advance(t), Op::Advance(dropped)) => vec![Op::Advance(t.saturating_add(dropped))],
+        (Op::HashPanics(_) | Op::DropPanics(_), _) => simpler_ops(other, None),
         _ => other
             .key()
             .map(|key| (0..KEYS).filter(|&k| k != key).map(|k| other.with_key(k)).collect())
@@ -322,7 +309,6 @@ fn minimise_with(case: &Case, run: &mut dyn FnMut(&Case) -> Result<(), Box<Diver
             | shrinker.simplify_ops()
             | shrinker.simplify_config()
             | shrinker.fold_resizes()
-            | shrinker.drop_with_shorter_fuses()
             | shrinker.drop_with_smaller_capacity()
             | shrinker.drop_and_adjust()
             | shrinker.rename_keys();
