@@ -1,6 +1,7 @@
 //! The cache itself: slots, the index over them, and the two lists that order them.
 
 use std::borrow::Borrow;
+use std::convert::Infallible;
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
 use std::mem;
@@ -24,9 +25,9 @@ pub(crate) const MAX_LEN: usize = NIL as usize;
 /// Hit, miss and eviction counters; see [`Cache::stats`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Stats {
-    /// `get`, `get_mut` and `get_or_insert_with` calls that found a live entry.
+    /// `get`, `get_mut` and `get_or_insert_with` (and `try_`) calls that found a live entry.
     pub hits: u64,
-    /// `get`, `get_mut` and `get_or_insert_with` calls that found no live entry.
+    /// `get`, `get_mut` and `get_or_insert_with` (and `try_`) calls that found no live entry.
     pub misses: u64,
     /// Live entries removed to make room, by `put`, `push`, `get_or_insert_with` or `resize`.
     pub evictions: u64,
@@ -317,11 +318,48 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// assert_eq!((cache.stats().hits, cache.stats().misses), (2, 1));
     /// ```
     pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> Option<&mut V> {
+        match self.try_get_or_insert_with(key, || Ok::<V, Infallible>(make())) {
+            Ok(value) => value,
+            Err(never) => match never {},
+        }
+    }
+
+    /// [`get_or_insert_with`](Self::get_or_insert_with) for a value that may fail to be made,
+    /// as loading it from a file or a database may: on a miss, an `Err` from `make` comes back
+    /// as it is, and the cache stores nothing, evicts nothing and counts the miss.
+    ///
+    /// # Errors
+    ///
+    /// What `make` returned, if it was called and failed.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// let parsed = cache.try_get_or_insert_with("a", || "x".parse::<u32>());
+    /// assert!(parsed.is_err());
+    /// assert!(cache.is_empty());
+    /// let parsed = cache.try_get_or_insert_with("a", || "7".parse::<u32>());
+    /// assert_eq!(parsed, Ok(Some(&mut 7)));
+    /// assert_eq!(cache.stats().misses, 2);
+    /// ```
+    pub fn try_get_or_insert_with<E>(
+        &mut self,
+        key: K,
+        make: impl FnOnce() -> Result<V, E>,
+    ) -> Result<Option<&mut V>, E> {
         if let Some(i) = self.find_live(&key) {
             self.hit(i);
-            return Some(&mut self.slots[i as usize].value);
+            return Ok(Some(&mut self.slots[i as usize].value));
         }
-        let write = self.write(key, make());
+        let value = match make() {
+            Ok(value) => value,
+            Err(e) => {
+                self.stats.misses += 1;
+                return Err(e);
+            }
+        };
+        let write = self.write(key, value);
         // Counted once the write is done: a `Hash`, `Eq` or `make` that panics changes nothing.
         self.stats.misses += 1;
         match write {
@@ -329,9 +367,9 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
             // miss, but would find its entry there too.)
             Write::Stored | Write::Evicted(..) | Write::Replaced(..) => {
                 let head = self.recency.head;
-                self.slots.get_mut(head as usize).map(|slot| &mut slot.value)
+                Ok(self.slots.get_mut(head as usize).map(|slot| &mut slot.value))
             }
-            Write::Refused(..) | Write::DeadOnArrival => None,
+            Write::Refused(..) | Write::DeadOnArrival => Ok(None),
         }
     }
 

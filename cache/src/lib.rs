@@ -45,7 +45,7 @@ assert!(cache.is_empty());
   and `retain` never show it, and `put` on its key returns `None`. (An iterator shows the
   entries that were live when it was made: it reads the clock once.)
 * **Recency.** Writing an entry, or reading it with `get`, `get_mut` or
-  `get_or_insert_with`, makes it the most recently used. `peek`, `peek_mut`, `contains`,
+  `get_or_insert_with` (or `try_get_or_insert_with`), makes it the most recently used. `peek`, `peek_mut`, `contains`,
   `iter`, `iter_mut`, `len`, `peek_lru`, `retain` and misses leave the order alone.
 * **Capacity.** A new key in a cache with `capacity` live entries evicts the least recently
   used one. An overwrite evicts nothing. An expired entry never causes a live one to be evicted.
@@ -61,8 +61,8 @@ assert!(cache.is_empty());
   (`resize`, `retain`, dropping expired entries, capping deadlines after the clock went back)
   has done part of its work, never half of a step.
 * **Statistics.** [`Cache::stats`] counts `get`/`get_mut`/`get_or_insert_with` hits and
-  misses, and the live entries evicted to make room by `put`, `push`, `get_or_insert_with` and
-  `resize`.
+  misses (a `try_get_or_insert_with` whose value fails to be made still counts its miss), and
+  the live entries evicted to make room by `put`, `push`, `get_or_insert_with` and `resize`.
 
 # Design
 

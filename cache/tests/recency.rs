@@ -367,6 +367,26 @@ fn get_or_insert_with_finds_or_stores_as_put_would() {
 }
 
 #[test]
+fn try_get_or_insert_with_stores_only_what_was_made() {
+    let mut cache = Cache::with_clock(2, Some(10), ManualClock::new(0));
+    cache.put('a', 1);
+    cache.put('b', 2);
+    // Full, and the value fails: nothing is evicted, nothing stored, the order stays.
+    assert_eq!(cache.try_get_or_insert_with('c', || Err("offline")), Err("offline"));
+    assert_eq!(keys(&cache), ['b', 'a']);
+    // A hit does not call `make`, and makes the entry the most recently used.
+    let found =
+        cache.try_get_or_insert_with('a', || -> Result<_, ()> { unreachable!("a hit makes nothing") });
+    assert_eq!(found, Ok(Some(&mut 1)));
+    assert_eq!(keys(&cache), ['a', 'b']);
+    // A value that is made is stored as `put` would: here by evicting 'b'.
+    assert_eq!(cache.try_get_or_insert_with('c', || Ok::<_, ()>(3)), Ok(Some(&mut 3)));
+    assert_eq!(keys(&cache), ['c', 'a']);
+    let stats = cache.stats();
+    assert_eq!((stats.hits, stats.misses, stats.evictions), (1, 2, 1));
+}
+
+#[test]
 fn peek_mut_changes_the_value_and_nothing_else() {
     let clock = ManualClock::new(0);
     let mut cache = Cache::with_clock(2, Some(10), clock.clone());

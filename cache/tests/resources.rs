@@ -507,6 +507,20 @@ fn get_or_insert_with_stores_nothing_where_put_would_not() {
 }
 
 #[test]
+fn a_value_that_fails_to_be_made_leaves_every_value_with_its_owner() {
+    let log = DropLog::default();
+    let mut cache = Cache::new(1);
+    cache.put('a', log.value());
+    // The error carries a value of its own: it goes back to the caller, not into the cache.
+    let failed = cache.try_get_or_insert_with('b', || Err(log.value()));
+    assert!(failed.is_err());
+    drop(failed);
+    assert_eq!((cache.len(), cache.stats().evictions), (1, 0));
+    drop(cache);
+    log.assert_all_dropped_once();
+}
+
+#[test]
 fn a_callback_panicking_in_get_or_insert_with_counts_nothing() {
     // `Picky` keys all collide: the lookup compares the new key with both stored keys, the
     // write with both again, and `make` runs in between. A panic at any of these must leave

@@ -142,7 +142,10 @@ pub const BUGS: &[Bug] = &[
         name: "misses-counted-as-hits",
         summary: "stats count a get that misses as a hit",
         file: CACHE,
-        edits: &[("            self.stats.misses += 1;\n", "            self.stats.hits += 1;\n")],
+        edits: &[(
+            "            self.stats.misses += 1;\n            return None;",
+            "            self.stats.hits += 1;\n            return None;",
+        )],
     },
     Bug {
         name: "expired-evicts-live",
@@ -305,6 +308,27 @@ pub const BUGS: &[Bug] = &[
             "        if (i as usize) < self.slots.len() {\n            self.recency.relocate(&mut self.slots, i);\n        }\n",
             "",
         )],
+    },
+    Bug {
+        name: "failed-load-uncounted",
+        summary: "try_get_or_insert_with does not count its miss when the value fails to be made",
+        file: CACHE,
+        edits: &[(
+            "            Err(e) => {\n                self.stats.misses += 1;\n                return Err(e);",
+            "            Err(e) => {\n                return Err(e);",
+        )],
+    },
+    Bug {
+        name: "failed-load-fails-hits",
+        summary: "try_get_or_insert_with makes the value before looking the key up, so a maker that fails fails a hit too",
+        file: CACHE,
+        edits: &[
+            (
+                "        if let Some(i) = self.find_live(&key) {\n            self.hit(i);",
+                "        let made = make();\n        if let Some(i) = self.find_live(&key) {\n            made?;\n            self.hit(i);",
+            ),
+            ("        let value = match make() {", "        let value = match made {"),
+        ],
     },
 ];
 

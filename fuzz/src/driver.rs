@@ -149,6 +149,8 @@ enum Answer {
     Flag(bool),
     Count(usize),
     Value(Option<u64>),
+    /// `try_get_or_insert_with`'s `Err`.
+    Failed,
     Pair(Option<(Key, u64)>),
     Entries(Vec<(Key, u64)>),
     /// An iterator's `len()` before each step and at the end, and what it yielded.
@@ -171,6 +173,7 @@ impl fmt::Display for Answer {
             Answer::Count(n) => write!(f, "{n}"),
             Answer::Value(None) | Answer::Pair(None) => write!(f, "None"),
             Answer::Value(Some(v)) => write!(f, "Some(v{v})"),
+            Answer::Failed => write!(f, "Err(())"),
             Answer::Pair(Some((k, v))) => write!(f, "Some(({k}, v{v}))"),
             Answer::Entries(entries) => {
                 let shown: Vec<String> = entries.iter().map(|(k, v)| format!("({k}, v{v})")).collect();
@@ -222,6 +225,10 @@ fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transi
         Op::GetOrInsert(k) => {
             let (v, t) = model.get_or_insert_with(k, || fresh);
             (Answer::Value(v.map(|v| *v)), t)
+        }
+        Op::TryGetOrInsertErr(k) => {
+            let (v, t) = model.try_get_or_insert_with(k, || Err(()));
+            (v.map_or(Answer::Failed, |v| Answer::Value(v.map(|v| *v))), t)
         }
         Op::Peek(k) => {
             let (v, t) = model.peek(&k);
@@ -325,6 +332,10 @@ fn on_cache(
         Op::GetOrInsert(k) => {
             let found = books.with_fuse(move || cache.get_or_insert_with(key(k), value));
             Answer::Value(found.map(|v| v.id))
+        }
+        Op::TryGetOrInsertErr(k) => {
+            let found = books.with_fuse(move || cache.try_get_or_insert_with(key(k), || Err(())));
+            found.map_or(Answer::Failed, |v| Answer::Value(v.map(|v| v.id)))
         }
         Op::Peek(k) => Answer::Value(cache.peek(&k).map(|v| v.id)),
         Op::PeekMut(k) => {

@@ -65,13 +65,14 @@ fn keyless(ttl: Option<u64>) -> Vec<Op> {
 }
 
 /// The keyed operations on one key.
-fn keyed(key: Key) -> [Op; 10] {
+fn keyed(key: Key) -> [Op; 11] {
     [
         Op::Put(key),
         Op::Push(key),
         Op::Get(key),
         Op::GetMut(key),
         Op::GetOrInsert(key),
+        Op::TryGetOrInsertErr(key),
         Op::Peek(key),
         Op::PeekMut(key),
         Op::Contains(key),

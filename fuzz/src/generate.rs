@@ -29,7 +29,7 @@ pub const RECORD: usize = 3;
 /// The first tag of each kind's range; a range ends where the next begins. Wider ranges make
 /// an operation more frequent in random input. **Never change these**: corpus files depend on
 /// them.
-pub const TAGS: [(u8, Kind); 24] = [
+pub const TAGS: [(u8, Kind); 25] = [
     (0, Kind::Put),
     (48, Kind::Push),
     (64, Kind::Get),
@@ -54,10 +54,13 @@ pub const TAGS: [(u8, Kind); 24] = [
     (248, Kind::PeekMut),
     (251, Kind::IterMut),
     (253, Kind::IntoIter),
+    (254, Kind::TryGetOrInsertErr),
 ];
 
-/// Tags from here up belong to operations not invented yet; they decode to nothing.
-pub const RESERVED: u8 = 254;
+/// Tags from here up belong to operations not invented yet; they decode to nothing. This is
+/// the last one: the operation that takes it should make its `a` byte pick among itself and
+/// the operations after it.
+pub const RESERVED: u8 = 255;
 
 /// `HashPanics(n)` arms the n-th hash, 1 to this many: enough to reach every hash an operation
 /// on a small cache makes (the new key, the evicted one, the one a removal moves).
@@ -181,6 +184,7 @@ impl Decoder {
             Kind::PeekMut => Op::PeekMut(self.key(a)),
             Kind::IterMut => Op::IterMut(self.key(a)),
             Kind::IntoIter => Op::IntoIter(a % INTO_ITER_TAKES),
+            Kind::TryGetOrInsertErr => Op::TryGetOrInsertErr(self.key(a)),
         };
         if let Op::Put(k) | Op::Push(k) | Op::GetOrInsert(k) = op {
             if !self.bundle.contains(&k) {

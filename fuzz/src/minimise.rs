@@ -8,7 +8,7 @@
 //! 1. cut everything after the failing step;
 //! 2. drop chunks of operations, halving the chunk size down to single operations;
 //! 3. simplify each operation: smaller keys, simpler kinds (`Push` to `Put`, `GetMut` to `Get`,
-//!    `GetOrInsert` to `Get` or `Put`, `PeekMut` to `Peek`), smaller or boundary time steps,
+//!    `GetOrInsert` to `Get` or `Put`, `TryGetOrInsertErr` to `Get`, `PeekMut` to `Peek`), smaller or boundary time steps,
 //!    smaller capacities, sparser retain masks, shorter fuses, a `Hash` fuse for a `Drop` one;
 //! 4. simplify the configuration: a smaller capacity, no ttl or a smaller one, time from 0;
 //! 5. fold a `Resize` into the capacity the case starts with, one operation fewer;
@@ -243,7 +243,8 @@ fn smaller_ticks(ticks: u64) -> Vec<u64> {
 fn simpler_ops(op: Op, ttl: Option<u64>) -> Vec<Op> {
     let mut all: Vec<Op> = match op {
         Op::Push(k) => vec![Op::Put(k)],
-        Op::GetMut(k) => vec![Op::Get(k)],
+        // A failing `try_get_or_insert_with` is a `get` but for what a miss answers.
+        Op::GetMut(k) | Op::TryGetOrInsertErr(k) => vec![Op::Get(k)],
         Op::GetOrInsert(k) => vec![Op::Get(k), Op::Put(k)],
         Op::PeekMut(k) => vec![Op::Peek(k)],
         Op::IterMut(_) => vec![Op::Iter],

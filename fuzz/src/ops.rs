@@ -31,6 +31,10 @@ pub enum Op {
     GetMut(Key),
     /// `get_or_insert_with(key, fresh value)`.
     GetOrInsert(Key),
+    /// `try_get_or_insert_with(key, a maker that fails)`. A maker that succeeds takes the path
+    /// of [`Op::GetOrInsert`]: `get_or_insert_with` is `try_get_or_insert_with` with a maker
+    /// that cannot fail.
+    TryGetOrInsertErr(Key),
     /// `peek(key)`.
     Peek(Key),
     /// `peek_mut(key)`, then replace the value found with a fresh one through the reference.
@@ -114,11 +118,12 @@ pub enum Kind {
     PeekMut,
     IterMut,
     IntoIter,
+    TryGetOrInsertErr,
 }
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 24] = [
+    pub const ALL: [Kind; 25] = [
         Kind::Put,
         Kind::Push,
         Kind::Get,
@@ -143,6 +148,7 @@ impl Kind {
         Kind::PeekMut,
         Kind::IterMut,
         Kind::IntoIter,
+        Kind::TryGetOrInsertErr,
     ];
 }
 
@@ -175,6 +181,7 @@ impl Op {
             Op::PeekMut(_) => Kind::PeekMut,
             Op::IterMut(_) => Kind::IterMut,
             Op::IntoIter(_) => Kind::IntoIter,
+            Op::TryGetOrInsertErr(_) => Kind::TryGetOrInsertErr,
         }
     }
 
@@ -187,6 +194,7 @@ impl Op {
             | Op::Get(k)
             | Op::GetMut(k)
             | Op::GetOrInsert(k)
+            | Op::TryGetOrInsertErr(k)
             | Op::Peek(k)
             | Op::PeekMut(k)
             | Op::Contains(k)
@@ -205,6 +213,7 @@ impl Op {
             Op::Get(_) => Op::Get(key),
             Op::GetMut(_) => Op::GetMut(key),
             Op::GetOrInsert(_) => Op::GetOrInsert(key),
+            Op::TryGetOrInsertErr(_) => Op::TryGetOrInsertErr(key),
             Op::Peek(_) => Op::Peek(key),
             Op::PeekMut(_) => Op::PeekMut(key),
             Op::Contains(_) => Op::Contains(key),

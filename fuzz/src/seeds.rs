@@ -62,6 +62,22 @@ pub fn seeds() -> Vec<(&'static str, Case)> {
         ),
         ("get-or-insert-at-capacity-zero", case(0, None, &[GetOrInsert(0), Get(0)])),
         (
+            "try-get-or-insert-fails-at-capacity",
+            case(
+                2,
+                Some(5),
+                &[
+                    Put(0),
+                    Put(1),
+                    TryGetOrInsertErr(2),
+                    TryGetOrInsertErr(0),
+                    Advance(5),
+                    TryGetOrInsertErr(1),
+                    Stats,
+                ],
+            ),
+        ),
+        (
             "into-iter-and-start-again",
             case(
                 3,

@@ -22,9 +22,10 @@
 //! - `push` overwriting a key returns the key that was stored, and stores the given one.
 //! - `retain` calls its closure on live entries from most to least recently used.
 //!
-//! Four methods are not in the contract; the model reads them as the cache documents them,
+//! Five methods are not in the contract; the model reads them as the cache documents them,
 //! composed from methods that are: `get_or_insert_with` is `get`, and on a miss `put` (the miss
-//! counted once), answering with the value stored, if any; `peek_mut` is `peek`, and `iter_mut`
+//! counted once), answering with the value stored, if any; `try_get_or_insert_with` is the same
+//! when the value is made, and a missing `get` when it fails; `peek_mut` is `peek`, and `iter_mut`
 //! is `iter`, with mutable references; iterating by value (`into_entries` here) takes what `iter`
 //! shows.
 //!
@@ -112,6 +113,7 @@ transitions! {
     GetOrInsertInserted "get_or_insert_inserted" "`get_or_insert_with` stored a new key, with room.",
     GetOrInsertEvictedLru "get_or_insert_evicted_lru" "`get_or_insert_with` evicted the LRU to store.",
     GetOrInsertStoredNothing "get_or_insert_stored_nothing" "`get_or_insert_with` stored nothing.",
+    TryGetOrInsertFailed "try_get_or_insert_failed" "`try_get_or_insert_with` missed; no value was made.",
     PeekHit "peek_hit" "`peek` found a live entry.",
     PeekMiss "peek_miss" "`peek` missed a key that is not expired.",
     PeekMissExpired "peek_miss_expired" "`peek` missed an expired key.",
@@ -293,6 +295,28 @@ impl<K: Clone + PartialEq, V> Model<K, V> {
         };
         // The new entry went last: it is the MRU.
         (self.entries.last_mut().map(|e| &mut e.1), t)
+    }
+
+    /// [`Model::get_or_insert_with`] with a value that may fail to be made: on a miss, a
+    /// failure is the miss alone, and comes back.
+    pub fn try_get_or_insert_with<E>(
+        &mut self,
+        key: K,
+        make: impl FnOnce() -> Result<V, E>,
+    ) -> (Result<Option<&mut V>, E>, Transition) {
+        if self.locate(&key).is_ok() {
+            return (Ok(self.get_mut(&key).0), GetOrInsertHit);
+        }
+        match make() {
+            Ok(value) => {
+                let (stored, t) = self.get_or_insert_with(key, || value);
+                (Ok(stored), t)
+            }
+            Err(e) => {
+                self.stats.misses += 1;
+                (Err(e), TryGetOrInsertFailed)
+            }
+        }
     }
 
     /// Returns the live value without touching recency or stats.

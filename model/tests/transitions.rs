@@ -110,6 +110,21 @@ fn every_transition_is_reachable() {
     assert_eq!(see(s, g.stats()), (Stats { hits: 1, misses: 3, evictions: 1 }, T::Stats));
     assert_eq!(see(s, d.get_or_insert_with(2, || 20)), (None, T::GetOrInsertStoredNothing));
 
+    // try_get_or_insert_with: a value that fails to be made is a miss and nothing else.
+    let mut loader: Model<u8, u8> = Model::new(1, None, 0);
+    loader.put(1, 10);
+    assert_eq!(see(s, loader.try_get_or_insert_with(2, || Err("no"))), (Err("no"), T::TryGetOrInsertFailed));
+    assert_eq!(loader.iter().0, [(&1, &10)]);
+    assert_eq!(
+        see(s, loader.try_get_or_insert_with(1, || Err("no"))),
+        (Ok(Some(&mut 10)), T::GetOrInsertHit)
+    );
+    assert_eq!(
+        loader.try_get_or_insert_with(2, || Ok::<_, ()>(20)),
+        (Ok(Some(&mut 20)), T::GetOrInsertEvictedLru)
+    );
+    assert_eq!(loader.stats().0, Stats { hits: 1, misses: 2, evictions: 1 });
+
     // Iterating by value, after which a model is gone.
     assert_eq!(see(s, d.clone().into_entries()), (vec![], T::IntoIterEmpty));
     let mut owned: Model<u8, u8> = Model::new(2, None, 0);
