@@ -45,8 +45,9 @@ assert!(cache.is_empty());
   and `retain` never show it, and `put` on its key returns `None`. (An iterator shows the
   entries that were live when it was made: it reads the clock once.)
 * **Recency.** Writing an entry, or reading it with `get`, `get_mut` or
-  `get_or_insert_with` (or `try_get_or_insert_with`), makes it the most recently used. `peek`, `peek_mut`, `contains`,
-  `iter`, `iter_mut`, `len`, `peek_lru`, `retain` and misses leave the order alone.
+  `get_or_insert_with` (or `try_get_or_insert_with`), makes it the most recently used.
+  `peek`, `peek_mut`, `contains`, `iter`, `iter_mut`, `len`, `peek_lru`, `retain` and misses
+  leave the order alone.
 * **Capacity.** A new key in a cache with `capacity` live entries evicts the least recently
   used one. An overwrite evicts nothing. An expired entry never causes a live one to be evicted.
   Capacity 0 is allowed and stores nothing. The cache never holds more than `capacity` entries,

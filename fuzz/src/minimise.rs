@@ -7,9 +7,10 @@
 //!
 //! 1. cut everything after the failing step;
 //! 2. drop chunks of operations, halving the chunk size down to single operations;
-//! 3. simplify each operation: smaller keys, simpler kinds (`Push` to `Put`, `GetMut` to `Get`,
-//!    `GetOrInsert` to `Get` or `Put`, `TryGetOrInsertErr` to `Get`, `PeekMut` to `Peek`), smaller or boundary time steps,
-//!    smaller capacities, sparser retain masks, shorter fuses, a `Hash` fuse for a `Drop` one;
+//! 3. simplify each operation: smaller keys, simpler kinds (`Push` to `Put`, `GetMut` and
+//!    `TryGetOrInsertErr` to `Get`, `GetOrInsert` to `Get` or `Put`, `PeekMut` to `Peek`),
+//!    smaller or boundary time steps, smaller capacities, sparser retain masks, shorter fuses,
+//!    a `Hash` fuse for a `Drop` one;
 //! 4. simplify the configuration: a smaller capacity, no ttl or a smaller one, time from 0;
 //! 5. fold a `Resize` into the capacity the case starts with, one operation fewer;
 //! 6. drop an operation and take one from the capacity: a write that only filled the cache;
@@ -327,6 +328,17 @@ mod tests {
     use crate::ops::Kind;
     use crate::ops::Op::*;
 
+    fn diverged(
+        case: &Case,
+        step: usize,
+        op: Op,
+        check: Check,
+        cache: String,
+        model: String,
+    ) -> Box<Divergence> {
+        Box::new(Divergence { step, op: Some(op), check, cache, model, case: case.clone() })
+    }
+
     /// Replays `Put`, `Get` and `Peek` (and nothing else) on two tiny LRU lists, one of whose
     /// `Peek`s promotes, and fails where their orders first differ: a planted bug the
     /// minimiser can be tested on without planting it in the cache.
@@ -346,16 +358,14 @@ mod tests {
                 }
             }
             if right != wrong {
-                let (cache, model) = (format!("{wrong:?}"), format!("{right:?}"));
-                let case = case.clone();
-                return Err(Box::new(Divergence {
-                    step,
-                    op: Some(op),
-                    check: Check::Entries,
-                    cache,
-                    model,
+                return Err(diverged(
                     case,
-                }));
+                    step,
+                    op,
+                    Check::Entries,
+                    format!("{wrong:?}"),
+                    format!("{right:?}"),
+                ));
             }
         }
         Ok(())
@@ -380,15 +390,7 @@ mod tests {
                     let live = deadlines.iter().filter(|&&deadline| now < deadline).count();
                     if live != deadlines.len() {
                         let (cache, model) = (deadlines.len().to_string(), live.to_string());
-                        let case = case.clone();
-                        return Err(Box::new(Divergence {
-                            step,
-                            op: Some(op),
-                            check: Check::Len,
-                            cache,
-                            model,
-                            case,
-                        }));
+                        return Err(diverged(case, step, op, Check::Len, cache, model));
                     }
                 }
                 _ => {}
