@@ -318,10 +318,8 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// assert_eq!((cache.stats().hits, cache.stats().misses), (2, 1));
     /// ```
     pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> Option<&mut V> {
-        match self.try_get_or_insert_with(key, || Ok::<V, Infallible>(make())) {
-            Ok(value) => value,
-            Err(never) => match never {},
-        }
+        let Ok(value) = self.try_get_or_insert_with(key, || Ok::<V, Infallible>(make()));
+        value
     }
 
     /// [`get_or_insert_with`](Self::get_or_insert_with) for a value that may fail to be made,
