@@ -474,11 +474,32 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// assert_eq!(cache.peek_lru(), Some((&"a", &1)));
     /// ```
     pub fn peek_lru(&self) -> Option<(&K, &V)> {
+        self.first_live(self.recency.tail, |links| links.prev)
+    }
+
+    /// The most recently used live entry, leaving the recency order alone.
+    ///
+    /// Like [`peek_lru`](Self::peek_lru), it steps over the entries that expired since the last
+    /// `&mut` call.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// cache.put("a", 1);
+    /// cache.put("b", 2);
+    /// assert_eq!(cache.peek_mru(), Some((&"b", &2)));
+    /// ```
+    pub fn peek_mru(&self) -> Option<(&K, &V)> {
+        self.first_live(self.recency.head, |links| links.next)
+    }
+
+    /// The first live entry walking the recency list from `i` by `step`.
+    fn first_live(&self, mut i: u32, step: impl Fn(&Links) -> u32) -> Option<(&K, &V)> {
         let now = self.now();
-        let mut i = self.recency.tail;
         // Expired entries are skipped: they can linger only until the next `&mut` call.
         while i != NIL && !self.is_live(i, now) {
-            i = self.slots[i as usize].recency.prev;
+            i = step(&self.slots[i as usize].recency);
         }
         let slot = self.slots.get(i as usize)?;
         Some((&slot.key, &slot.value))
@@ -499,6 +520,69 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         self.purge_now();
         let tail = self.recency.tail;
         (tail != NIL).then(|| self.remove_slot(tail))
+    }
+
+    /// Removes and returns the most recently used live entry.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// cache.put("a", 1);
+    /// cache.put("b", 2);
+    /// assert_eq!(cache.pop_mru(), Some(("b", 2)));
+    /// assert_eq!(cache.len(), 1);
+    /// ```
+    pub fn pop_mru(&mut self) -> Option<(K, V)> {
+        self.purge_now();
+        let mru = self.recency.head;
+        (mru != NIL).then(|| self.remove_slot(mru))
+    }
+
+    /// Makes a live `key` the most recently used entry, as [`get`](Self::get) would, but counts
+    /// no hit and reads no value. Returns whether `key` was live.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// cache.put("a", 1);
+    /// cache.put("b", 2);
+    /// assert!(cache.promote(&"a"));
+    /// cache.put("c", 3); // "b" is now the least recently used
+    /// assert!(!cache.contains(&"b"));
+    /// ```
+    pub fn promote<Q>(&mut self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        let Some(i) = self.find_live(key) else { return false };
+        self.recency.move_to_front(&mut self.slots, i);
+        true
+    }
+
+    /// Makes a live `key` the least recently used entry, the next to be evicted. Counts nothing
+    /// and leaves its timer alone. Returns whether `key` was live.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let mut cache = cache::Cache::new(2);
+    /// cache.put("a", 1);
+    /// cache.put("b", 2);
+    /// assert!(cache.demote(&"b"));
+    /// cache.put("c", 3); // evicts "b", not "a"
+    /// assert_eq!(cache.peek_lru(), Some((&"a", &1)));
+    /// ```
+    pub fn demote<Q>(&mut self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        let Some(i) = self.find_live(key) else { return false };
+        self.recency.move_to_back(&mut self.slots, i);
+        true
     }
 
     /// The number of live entries.

@@ -41,20 +41,22 @@ assert!(cache.is_empty());
   already expired. A ttl of 0 means an entry is never seen. `put` and `push` set the write
   time, for new keys and overwrites alike; reads never move a deadline.
 * **Only live entries are observable.** Every method behaves as if each entry vanished at its
-  deadline: lookups miss, `len` does not count it, `iter`, `iter_mut`, `peek_lru`, `pop_lru`
-  and `retain` never show it, and `put` on its key returns `None`. (An iterator shows the
+  deadline: lookups miss, `len` does not count it, `iter`, `iter_mut`, `peek_lru`, `pop_lru`,
+  `peek_mru`, `pop_mru` and `retain` never show it, `promote` and `demote` answer `false`, and
+  `put` on its key returns `None`. (An iterator shows the
   entries that were live when it was made: it reads the clock once.)
 * **Recency.** Writing an entry, or reading it with `get`, `get_mut` or
-  `get_or_insert_with` (or `try_get_or_insert_with`), makes it the most recently used.
-  `peek`, `peek_mut`, `contains`, `iter`, `iter_mut`, `len`, `peek_lru`, `retain` and misses
+  `get_or_insert_with` (or `try_get_or_insert_with`), makes it the most recently used, and so
+  does `promote`, which counts no hit; `demote` makes it the least recently used. `peek`,
+  `peek_mut`, `contains`, `iter`, `iter_mut`, `len`, `peek_lru`, `peek_mru`, `retain` and misses
   leave the order alone.
 * **Capacity.** A new key in a cache with `capacity` live entries evicts the least recently
   used one. An overwrite evicts nothing. An expired entry never causes a live one to be evicted.
   Capacity 0 is allowed and stores nothing. The cache never holds more than `capacity` entries,
   live or expired, so memory stays bounded whatever the clock does.
 * **Ownership.** Every key and value given to the cache is either handed back (by `put`,
-  `push`, `remove`, `pop_lru`, or the cache's owning iterator) or dropped by the cache exactly once, at the latest when the
-  cache is dropped.
+  `push`, `remove`, `pop_lru`, `pop_mru`, or the cache's owning iterator) or dropped by the
+  cache exactly once, at the latest when the cache is dropped.
 * **Robustness.** No method panics, for any capacity, ttl or clock value, unless a user
   callback (`Hash`, `Eq`, the `retain` closure, a key's or value's `Drop`) does; the cache is
   then still sound, with its invariants intact, as long as `Hash` and `Eq` give the same

@@ -64,9 +64,12 @@ fn peek_contains_iter_len_peek_lru_retain_and_misses_leave_the_order_alone() {
     let _ = cache.iter().count();
     let _ = cache.len();
     let _ = cache.peek_lru();
+    let _ = cache.peek_mru();
     cache.retain(|_, _| true);
     cache.get(&'z');
     cache.get_mut(&'z');
+    cache.promote(&'z');
+    cache.demote(&'z');
     assert_eq!(keys(&cache), ['c', 'b', 'a']);
 }
 
@@ -176,6 +179,38 @@ fn peek_lru_shows_and_pop_lru_takes_the_least_recently_used() {
 }
 
 #[test]
+fn peek_mru_shows_and_pop_mru_takes_the_most_recently_used() {
+    let mut cache = lru(3);
+    assert_eq!(cache.peek_mru(), None);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    cache.get(&'a');
+    assert_eq!(cache.peek_mru(), Some((&'a', &1)));
+    assert_eq!(cache.pop_mru(), Some(('a', 1)));
+    assert_eq!(cache.pop_mru(), Some(('b', 2)));
+    assert_eq!(cache.pop_mru(), None);
+}
+
+#[test]
+fn promote_and_demote_move_a_live_key_to_either_end_and_count_nothing() {
+    let mut cache = lru(3);
+    cache.put('a', 1);
+    cache.put('b', 2);
+    cache.put('c', 3);
+    assert!(cache.promote(&'a'));
+    assert_eq!(keys(&cache), ['a', 'c', 'b']);
+    assert!(cache.demote(&'c'));
+    assert_eq!(keys(&cache), ['a', 'b', 'c']);
+    assert!(cache.demote(&'a') && cache.promote(&'a'), "from either end to either end");
+    assert_eq!(keys(&cache), ['a', 'b', 'c']);
+    assert!(!cache.promote(&'z') && !cache.demote(&'z'));
+    cache.put('d', 4);
+    assert_eq!(keys(&cache), ['d', 'a', 'b'], "the demoted key was evicted");
+    assert_eq!(cache.stats(), Stats { hits: 0, misses: 0, evictions: 1 });
+    assert_eq!(cache.check_invariants(), Ok(()));
+}
+
+#[test]
 fn resize_evicts_the_least_recently_used_while_over_capacity() {
     let mut cache = lru(4);
     for (v, k) in ['a', 'b', 'c', 'd'].into_iter().enumerate() {
@@ -249,6 +284,9 @@ fn stats_count_only_get_hits_misses_and_evictions_to_make_room() {
     cache.contains(&'x');
     cache.remove(&'c');
     cache.pop_lru();
+    cache.promote(&'d');
+    cache.demote(&'d');
+    cache.pop_mru();
     cache.put('e', 5);
     cache.retain(|_, _| false);
     cache.clear();

@@ -22,7 +22,7 @@ fn every_value_is_dropped_exactly_once() {
                 0..=3 => drop(cache.put(key, log.value())),
                 4 => drop(cache.push(key, log.value())),
                 5 => drop(cache.remove(&key)),
-                6 => drop(cache.pop_lru()),
+                6 => drop(if key % 2 == 0 { cache.pop_lru() } else { cache.pop_mru() }),
                 7 => cache.retain(|k, _| k % 3 != 0),
                 8 => cache.resize(rng.below(6) as usize),
                 9 => clock.advance(rng.below(8)),
@@ -113,10 +113,12 @@ fn extreme_capacities_ttls_and_clocks_never_panic() {
                     cache.get(&k);
                     clock.advance(u64::MAX / 2);
                     cache.get_mut(&(k + 1));
-                    let _ = (cache.peek(&k), cache.peek_lru(), cache.len(), cache.is_empty());
+                    let _ =
+                        (cache.peek(&k), cache.peek_lru(), cache.peek_mru(), cache.len(), cache.is_empty());
                     cache.resize(capacity.saturating_sub(usize::from(k)));
                 }
                 cache.pop_lru();
+                cache.pop_mru();
                 cache.remove(&1);
                 assert_eq!(cache.check_invariants(), Ok(()));
             }

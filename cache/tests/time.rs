@@ -118,6 +118,7 @@ fn expired_entries_are_invisible_to_every_method() {
     assert!(!cache.contains(&"old"));
     assert_eq!(cache.iter().collect::<Vec<_>>(), [(&"new", &2)]);
     assert_eq!(cache.peek_lru(), Some((&"new", &2)));
+    assert_eq!(cache.peek_mru(), Some((&"new", &2)), "the expired MRU is stepped over");
     let mut seen = Vec::new();
     cache.retain(|k, _| {
         seen.push(*k);
@@ -126,6 +127,7 @@ fn expired_entries_are_invisible_to_every_method() {
     assert_eq!(seen, ["new"]);
     assert_eq!(cache.get_mut(&"old"), None);
     assert_eq!(cache.remove(&"old"), None);
+    assert!(!cache.promote(&"old") && !cache.demote(&"old"));
     assert_eq!(cache.put("old", 3), None, "put on an expired key returns None");
     assert_eq!(cache.pop_lru(), Some(("new", 2)));
     assert_eq!(cache.check_invariants(), Ok(()));
@@ -140,6 +142,18 @@ fn pop_lru_skips_expired_entries() {
     clock.advance(5);
     assert_eq!(cache.pop_lru(), Some(("b", 2)));
     assert_eq!(cache.pop_lru(), None);
+}
+
+#[test]
+fn pop_mru_skips_expired_entries() {
+    let (mut cache, clock) = timed(4, 10);
+    cache.put("a", 1);
+    clock.advance(5);
+    cache.put("b", 2);
+    cache.get(&"a"); // the most recently used, and the first to expire
+    clock.advance(5);
+    assert_eq!(cache.pop_mru(), Some(("b", 2)));
+    assert_eq!(cache.pop_mru(), None);
 }
 
 #[test]
