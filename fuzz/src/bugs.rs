@@ -330,6 +330,42 @@ pub const BUGS: &[Bug] = &[
             ("        let value = match make() {", "        let value = match made {"),
         ],
     },
+    Bug {
+        name: "peek-mru-shows-expired",
+        summary: "peek_mru shows the most recently used entry even when it has expired",
+        file: CACHE,
+        edits: &[(
+            "        self.first_live(self.recency.head, |links| links.next)",
+            "        self.slots.get(self.recency.head as usize).map(|slot| (&slot.key, &slot.value))",
+        )],
+    },
+    Bug {
+        name: "pop-mru-pops-lru",
+        summary: "pop_mru, copied from pop_lru, still takes the least recently used entry",
+        file: CACHE,
+        edits: &[(
+            "        let mru = self.recency.head;\n        (mru != NIL)",
+            "        let mru = self.recency.tail;\n        (mru != NIL)",
+        )],
+    },
+    Bug {
+        name: "promote-counts-hit",
+        summary: "promote counts a hit, as get does",
+        file: CACHE,
+        edits: &[(
+            "        self.recency.move_to_front(&mut self.slots, i);\n        true",
+            "        self.hit(i);\n        true",
+        )],
+    },
+    Bug {
+        name: "demote-finds-expired",
+        summary: "demote looks the key up without dropping what expired, so it moves an expired entry and says it was live",
+        file: CACHE,
+        edits: &[(
+            "        let Some(i) = self.find_live(key) else { return false };\n        self.recency.move_to_back",
+            "        let Some(i) = self.find(self.hasher.hash_one(key), key) else { return false };\n        self.recency.move_to_back",
+        )],
+    },
 ];
 
 /// `source` with `bug` planted.

@@ -203,8 +203,13 @@ fn keeps(mask: u16, key: Key) -> bool {
 /// Applies `op` to the model; `None` for an operation the contract says nothing about
 /// ([`Op::HashPanics`] and [`Op::DropPanics`] only arm the cache's keys and values).
 fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transition>) {
-    let value = |v: Option<&u64>| Answer::Value(v.copied());
-    let pair = |p: Option<(&Key, &u64)>| Answer::Pair(p.map(|(k, v)| (*k, *v)));
+    // Each turns a model method's answer into the driver's.
+    let value = |(v, t): (Option<&u64>, Transition)| (Answer::Value(v.copied()), t);
+    let pair = |(p, t): (Option<(&Key, &u64)>, Transition)| (Answer::Pair(p.map(|(k, v)| (*k, *v))), t);
+    let flag = |(b, t)| (Answer::Flag(b), t);
+    let count = |(n, t)| (Answer::Count(n), t);
+    let replaced =
+        |(v, t): (Option<&mut u64>, Transition)| (Answer::Value(v.map(|v| mem::replace(v, fresh))), t);
     let (answer, transition) = match op {
         Op::Put(k) => {
             let (old, t) = model.put(k, fresh);
@@ -214,14 +219,8 @@ fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transi
             let (out, t) = model.push(k, fresh);
             (Answer::Pair(out), t)
         }
-        Op::Get(k) => {
-            let (v, t) = model.get(&k);
-            (value(v), t)
-        }
-        Op::GetMut(k) => {
-            let (v, t) = model.get_mut(&k);
-            (Answer::Value(v.map(|v| mem::replace(v, fresh))), t)
-        }
+        Op::Get(k) => value(model.get(&k)),
+        Op::GetMut(k) => replaced(model.get_mut(&k)),
         Op::GetOrInsert(k) => {
             let (v, t) = model.get_or_insert_with(k, || fresh);
             (Answer::Value(v.map(|v| *v)), t)
@@ -230,42 +229,28 @@ fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transi
             let (v, t) = model.try_get_or_insert_with(k, || Err(()));
             (v.map_or(Answer::Failed, |v| Answer::Value(v.map(|v| *v))), t)
         }
-        Op::Peek(k) => {
-            let (v, t) = model.peek(&k);
-            (value(v), t)
-        }
-        Op::PeekMut(k) => {
-            let (v, t) = model.peek_mut(&k);
-            (Answer::Value(v.map(|v| mem::replace(v, fresh))), t)
-        }
-        Op::Contains(k) => {
-            let (b, t) = model.contains(&k);
-            (Answer::Flag(b), t)
-        }
+        Op::Peek(k) => value(model.peek(&k)),
+        Op::PeekMut(k) => replaced(model.peek_mut(&k)),
+        Op::Contains(k) => flag(model.contains(&k)),
         Op::Remove(k) => {
             let (v, t) = model.remove(&k);
             (Answer::Value(v), t)
         }
-        Op::PeekLru => {
-            let (p, t) = model.peek_lru();
-            (pair(p), t)
-        }
+        Op::PeekLru => pair(model.peek_lru()),
+        Op::PeekMru => pair(model.peek_mru()),
         Op::PopLru => {
             let (p, t) = model.pop_lru();
             (Answer::Pair(p), t)
         }
-        Op::Len => {
-            let (n, t) = model.len();
-            (Answer::Count(n), t)
+        Op::PopMru => {
+            let (p, t) = model.pop_mru();
+            (Answer::Pair(p), t)
         }
-        Op::IsEmpty => {
-            let (b, t) = model.is_empty();
-            (Answer::Flag(b), t)
-        }
-        Op::Capacity => {
-            let (n, t) = model.capacity();
-            (Answer::Count(n), t)
-        }
+        Op::Promote(k) => flag(model.promote(&k)),
+        Op::Demote(k) => flag(model.demote(&k)),
+        Op::Len => count(model.len()),
+        Op::IsEmpty => flag(model.is_empty()),
+        Op::Capacity => count(model.capacity()),
         Op::Resize(c) => (Answer::Nothing, model.resize(c)),
         Op::Clear => (Answer::Nothing, model.clear()),
         Op::Retain(mask) => (Answer::Nothing, model.retain(|k, _| keeps(mask, *k))),
@@ -346,6 +331,10 @@ fn on_cache(
         Op::Remove(k) => Answer::Value(books.with_fuse(|| cache.remove(&k)).map(|v| v.id)),
         Op::PeekLru => pair(cache.peek_lru()),
         Op::PopLru => Answer::Pair(books.with_fuse(|| cache.pop_lru()).map(|(k, v)| (k.key, v.id))),
+        Op::PeekMru => pair(cache.peek_mru()),
+        Op::PopMru => Answer::Pair(books.with_fuse(|| cache.pop_mru()).map(|(k, v)| (k.key, v.id))),
+        Op::Promote(k) => Answer::Flag(books.with_fuse(|| cache.promote(&k))),
+        Op::Demote(k) => Answer::Flag(books.with_fuse(|| cache.demote(&k))),
         Op::Len => Answer::Count(cache.len()),
         Op::IsEmpty => Answer::Flag(cache.is_empty()),
         Op::Capacity => Answer::Count(cache.capacity()),

@@ -46,7 +46,7 @@ pub struct Outcome {
 
 /// The operations other than keyed ones, for a cache with this ttl.
 fn keyless(ttl: Option<u64>) -> Vec<Op> {
-    let mut ops = vec![Op::PeekLru, Op::PopLru, Op::IsEmpty, Op::Clear];
+    let mut ops = vec![Op::PeekLru, Op::PopLru, Op::PeekMru, Op::PopMru, Op::IsEmpty, Op::Clear];
     ops.extend([0b000, 0b101, 0b110].map(Op::Retain));
     ops.extend([0, 1].map(Op::Resize));
     // Dropping every entry unseen; and taking three, from the front, the back, the front.
@@ -65,7 +65,7 @@ fn keyless(ttl: Option<u64>) -> Vec<Op> {
 }
 
 /// The keyed operations on one key.
-fn keyed(key: Key) -> [Op; 11] {
+fn keyed(key: Key) -> [Op; 13] {
     [
         Op::Put(key),
         Op::Push(key),
@@ -78,6 +78,8 @@ fn keyed(key: Key) -> [Op; 11] {
         Op::Contains(key),
         Op::Remove(key),
         Op::IterMut(key),
+        Op::Promote(key),
+        Op::Demote(key),
     ]
 }
 

@@ -7,9 +7,11 @@
 //!   (`tag, a, b`). Changing a byte changes one operation; the records after it keep their
 //!   meaning, except that a key byte that picks from the keys written so far (the bundle,
 //!   below) may pick another key when the change adds or removes a written key.
-//! * **Stable.** Each operation owns a fixed range of tag bytes ([`TAGS`]). Tags from
-//!   [`RESERVED`] up decode to nothing today; a new operation takes its tags from there, so no
-//!   file written by [`Case::to_bytes`] changes meaning when operations are added.
+//! * **Stable.** Each operation owns a fixed range of tag bytes ([`TAGS`]). The last tag,
+//!   [`ESCAPE`], had to serve more operations than one: after it the `a` byte picks one from
+//!   [`EXTENDED`] the same way, and the operation's arguments move one byte on. `a` bytes from
+//!   [`RESERVED`] up decode to nothing today; a new operation takes its range from there, so
+//!   no file written by [`Case::to_bytes`] changes meaning when operations are added.
 //! * **Invertible.** [`Case::to_bytes`] writes the canonical bytes of a case, which decode back
 //!   to it. Cases the format cannot express (say, a capacity of 100) are refused with a reason.
 //!
@@ -57,10 +59,18 @@ pub const TAGS: [(u8, Kind); 25] = [
     (254, Kind::TryGetOrInsertErr),
 ];
 
-/// Tags from here up belong to operations not invented yet; they decode to nothing. This is
-/// the last one: the operation that takes it should make its `a` byte pick among itself and
-/// the operations after it.
-pub const RESERVED: u8 = 255;
+/// The last tag: its `a` byte picks the operation from [`EXTENDED`], and the `b` byte is that
+/// operation's first argument.
+pub const ESCAPE: u8 = 255;
+
+/// The operations after [`ESCAPE`]: the first `a` byte of each one's range, as in [`TAGS`].
+/// **Never change these** either.
+pub const EXTENDED: [(u8, Kind); 4] =
+    [(0, Kind::PeekMru), (48, Kind::PopMru), (96, Kind::Promote), (160, Kind::Demote)];
+
+/// `a` bytes after [`ESCAPE`] from here up belong to operations not invented yet; they decode
+/// to nothing.
+pub const RESERVED: u8 = 224;
 
 /// `HashPanics(n)` arms the n-th hash, 1 to this many: enough to reach every hash an operation
 /// on a small cache makes (the new key, the evicted one, the one a removal moves).
@@ -104,31 +114,46 @@ fn capacity_byte(capacity: usize) -> Result<u8, String> {
     }
 }
 
-/// The kind each tag byte decodes to, worked out from [`TAGS`] at compile time: decoding runs
-/// once per operation in every fuzzer execution, and a lookup has no loop whose edges the
-/// fuzzer would count as coverage.
-const KIND_OF: [Option<Kind>; 256] = {
+/// The kind each byte decodes to, by the ranges of `starts`, the last of which ends at `end`;
+/// worked out at compile time: decoding runs once per operation in every fuzzer execution, and
+/// a lookup has no loop whose edges the fuzzer would count as coverage.
+const fn decoding_table(starts: &[(u8, Kind)], end: u8) -> [Option<Kind>; 256] {
     let mut table = [None; 256];
     let mut range = 0;
-    while range < TAGS.len() {
-        let (first, kind) = TAGS[range];
-        let end = if range + 1 < TAGS.len() { TAGS[range + 1].0 } else { RESERVED };
-        let mut tag = first;
-        while tag < end {
-            table[tag as usize] = Some(kind);
-            tag += 1;
+    while range < starts.len() {
+        let (first, kind) = starts[range];
+        let end = if range + 1 < starts.len() { starts[range + 1].0 } else { end };
+        let mut byte = first;
+        while byte < end {
+            table[byte as usize] = Some(kind);
+            byte += 1;
         }
         range += 1;
     }
     table
-};
-
-fn kind_of(tag: u8) -> Option<Kind> {
-    KIND_OF[usize::from(tag)]
 }
 
-fn tag_of(kind: Kind) -> u8 {
-    TAGS.iter().find(|(_, k)| *k == kind).map_or(RESERVED, |&(first, _)| first)
+const KIND_OF_TAG: [Option<Kind>; 256] = decoding_table(&TAGS, ESCAPE);
+const KIND_AFTER_ESCAPE: [Option<Kind>; 256] = decoding_table(&EXTENDED, RESERVED);
+
+/// The kind of a record, and its two argument bytes.
+fn decode_record([tag, a, b]: [u8; RECORD]) -> Option<(Kind, u8, u8)> {
+    if tag == ESCAPE {
+        Some((KIND_AFTER_ESCAPE[usize::from(a)]?, b, 0))
+    } else {
+        Some((KIND_OF_TAG[usize::from(tag)]?, a, b))
+    }
+}
+
+/// The record of an operation of `kind` with these argument bytes: the inverse of
+/// [`decode_record`].
+fn encode_record(kind: Kind, [a, b]: [u8; 2]) -> [u8; RECORD] {
+    let first = |table: &[(u8, Kind)]| table.iter().find(|(_, k)| *k == kind).map(|&(first, _)| first);
+    match (first(&TAGS), first(&EXTENDED)) {
+        (Some(tag), _) => [tag, a, b],
+        (None, Some(pick)) => [ESCAPE, pick, a],
+        (None, None) => unreachable!("{kind:?} has neither a tag nor an escaped pick"),
+    }
 }
 
 /// Decoding state: the bundle of keys written so far, for key bytes that pick from it.
@@ -158,8 +183,9 @@ impl Decoder {
         }
     }
 
-    fn op(&mut self, [tag, a, b]: [u8; RECORD]) -> Option<Op> {
-        let op = match kind_of(tag)? {
+    fn op(&mut self, record: [u8; RECORD]) -> Option<Op> {
+        let (kind, a, b) = decode_record(record)?;
+        let op = match kind {
             Kind::Put => Op::Put(self.key(a)),
             Kind::Push => Op::Push(self.key(a)),
             Kind::Get => Op::Get(self.key(a)),
@@ -185,6 +211,10 @@ impl Decoder {
             Kind::IterMut => Op::IterMut(self.key(a)),
             Kind::IntoIter => Op::IntoIter(a % INTO_ITER_TAKES),
             Kind::TryGetOrInsertErr => Op::TryGetOrInsertErr(self.key(a)),
+            Kind::PeekMru => Op::PeekMru,
+            Kind::PopMru => Op::PopMru,
+            Kind::Promote => Op::Promote(self.key(a)),
+            Kind::Demote => Op::Demote(self.key(a)),
         };
         if let Op::Put(k) | Op::Push(k) | Op::GetOrInsert(k) = op {
             if !self.bundle.contains(&k) {
@@ -258,7 +288,7 @@ impl Case {
                     None => [0, 0],
                 },
             };
-            bytes.extend([tag_of(op.kind()), args[0], args[1]]);
+            bytes.extend(encode_record(op.kind(), args));
         }
         Ok(bytes)
     }
@@ -295,22 +325,38 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_kind_has_a_tag_range_and_the_ranges_are_ordered() {
+    fn every_kind_has_one_range_and_the_ranges_are_ordered() {
         assert!(TAGS.windows(2).all(|w| w[0].0 < w[1].0));
-        assert!(TAGS.last().is_some_and(|&(first, _)| first < RESERVED));
-        for &(first, kind) in &TAGS {
-            assert_eq!(kind_of(first), Some(kind));
-            assert_eq!(tag_of(kind), first);
+        assert!(EXTENDED.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(TAGS.last().is_some_and(|&(first, _)| first < ESCAPE));
+        assert!(EXTENDED.last().is_some_and(|&(first, _)| first < RESERVED));
+        for kind in Kind::ALL {
+            let ranges = TAGS.iter().chain(&EXTENDED).filter(|(_, k)| *k == kind).count();
+            assert_eq!(ranges, 1, "{kind:?}");
+            let record = encode_record(kind, [5, 6]);
+            assert_eq!(decode_record(record), Some((kind, 5, if record[0] == ESCAPE { 0 } else { 6 })));
         }
-        assert_eq!(kind_of(RESERVED), None);
+        assert_eq!(decode_record([ESCAPE, RESERVED, 0]), None);
     }
 
     #[test]
-    fn the_tag_table_agrees_with_the_ranges() {
-        for tag in 0..=u8::MAX {
-            let by_range = TAGS.iter().rev().find(|(first, _)| *first <= tag).map(|&(_, kind)| kind);
-            assert_eq!(kind_of(tag), by_range.filter(|_| tag < RESERVED), "tag {tag}");
+    fn the_decoding_tables_agree_with_the_ranges() {
+        fn by_range(table: &[(u8, Kind)], byte: u8) -> Option<Kind> {
+            table.iter().rev().find(|(first, _)| *first <= byte).map(|&(_, kind)| kind)
         }
+        for byte in 0..=u8::MAX {
+            if byte < ESCAPE {
+                assert_eq!(decode_record([byte, 0, 0]).map(|d| d.0), by_range(&TAGS, byte), "tag {byte}");
+            }
+            let pick = by_range(&EXTENDED, byte).filter(|_| byte < RESERVED);
+            assert_eq!(decode_record([ESCAPE, byte, 0]).map(|d| d.0), pick, "escaped pick {byte}");
+        }
+    }
+
+    #[test]
+    fn escaped_operations_take_their_key_from_the_third_byte() {
+        let bytes = [2, 0, 0, 0, 0, 7, 0, ESCAPE, 160, 0x80, ESCAPE, 0, 3, ESCAPE, 96, 4];
+        assert_eq!(Case::from_bytes(&bytes).ops, [Op::Put(7), Op::Demote(7), Op::PeekMru, Op::Promote(4)]);
     }
 
     #[test]

@@ -47,6 +47,14 @@ pub enum Op {
     PeekLru,
     /// `pop_lru()`.
     PopLru,
+    /// `peek_mru()`.
+    PeekMru,
+    /// `pop_mru()`.
+    PopMru,
+    /// `promote(key)`.
+    Promote(Key),
+    /// `demote(key)`.
+    Demote(Key),
     /// `len()`.
     Len,
     /// `is_empty()`.
@@ -119,11 +127,15 @@ pub enum Kind {
     IterMut,
     IntoIter,
     TryGetOrInsertErr,
+    PeekMru,
+    PopMru,
+    Promote,
+    Demote,
 }
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 25] = [
+    pub const ALL: [Kind; 29] = [
         Kind::Put,
         Kind::Push,
         Kind::Get,
@@ -149,6 +161,10 @@ impl Kind {
         Kind::IterMut,
         Kind::IntoIter,
         Kind::TryGetOrInsertErr,
+        Kind::PeekMru,
+        Kind::PopMru,
+        Kind::Promote,
+        Kind::Demote,
     ];
 }
 
@@ -182,6 +198,10 @@ impl Op {
             Op::IterMut(_) => Kind::IterMut,
             Op::IntoIter(_) => Kind::IntoIter,
             Op::TryGetOrInsertErr(_) => Kind::TryGetOrInsertErr,
+            Op::PeekMru => Kind::PeekMru,
+            Op::PopMru => Kind::PopMru,
+            Op::Promote(_) => Kind::Promote,
+            Op::Demote(_) => Kind::Demote,
         }
     }
 
@@ -199,6 +219,8 @@ impl Op {
             | Op::PeekMut(k)
             | Op::Contains(k)
             | Op::Remove(k)
+            | Op::Promote(k)
+            | Op::Demote(k)
             | Op::IterMut(k) => Some(k),
             _ => None,
         }
@@ -219,6 +241,8 @@ impl Op {
             Op::Contains(_) => Op::Contains(key),
             Op::Remove(_) => Op::Remove(key),
             Op::IterMut(_) => Op::IterMut(key),
+            Op::Promote(_) => Op::Promote(key),
+            Op::Demote(_) => Op::Demote(key),
             other => other,
         }
     }

@@ -22,12 +22,14 @@
 //! - `push` overwriting a key returns the key that was stored, and stores the given one.
 //! - `retain` calls its closure on live entries from most to least recently used.
 //!
-//! Five methods are not in the contract; the model reads them as the cache documents them,
+//! Nine methods are not in the contract; the model reads them as the cache documents them,
 //! composed from methods that are: `get_or_insert_with` is `get`, and on a miss `put` (the miss
 //! counted once), answering with the value stored, if any; `try_get_or_insert_with` is the same
 //! when the value is made, and a missing `get` when it fails; `peek_mut` is `peek`, and `iter_mut`
 //! is `iter`, with mutable references; iterating by value (`into_entries` here) takes what `iter`
-//! shows.
+//! shows; `peek_mru` and `pop_mru` are `peek_lru` and `pop_lru` at the other end of the order;
+//! `promote` moves a live key where a hit of `get` would, counting nothing, and `demote` moves it
+//! to the other end.
 //!
 //! ```
 //! use model::{Model, Transition};
@@ -130,6 +132,16 @@ transitions! {
     PeekLruNone "peek_lru_none" "`peek_lru` found nothing live.",
     PopLruSome "pop_lru_some" "`pop_lru` removed and returned the LRU entry.",
     PopLruNone "pop_lru_none" "`pop_lru` found nothing live.",
+    PeekMruSome "peek_mru_some" "`peek_mru` showed the MRU entry.",
+    PeekMruNone "peek_mru_none" "`peek_mru` found nothing live.",
+    PopMruSome "pop_mru_some" "`pop_mru` removed and returned the MRU entry.",
+    PopMruNone "pop_mru_none" "`pop_mru` found nothing live.",
+    PromoteHit "promote_hit" "`promote` made a live key the MRU.",
+    PromoteMiss "promote_miss" "`promote` missed a key that is not expired.",
+    PromoteExpired "promote_expired" "`promote` missed an expired key.",
+    DemoteHit "demote_hit" "`demote` made a live key the LRU.",
+    DemoteMiss "demote_miss" "`demote` missed a key that is not expired.",
+    DemoteExpired "demote_expired" "`demote` missed an expired key.",
     Len "len" "`len` with no expired key to hide.",
     LenHidesExpired "len_hides_expired" "`len` not counting expired keys.",
     IsEmptyTrue "is_empty_true" "`is_empty` answered true.",
@@ -163,7 +175,7 @@ enum Gone {
     Evicted,
     /// Expired at this deadline (or was dead on arrival with it).
     Expired(u64),
-    /// Removed by `remove`, `pop_lru`, `retain` or `clear`.
+    /// Removed by `remove`, `pop_lru`, `pop_mru`, `retain` or `clear`.
     Removed,
 }
 
@@ -353,6 +365,36 @@ impl<K: Clone + PartialEq, V> Model<K, V> {
     pub fn pop_lru(&mut self) -> (Option<(K, V)>, Transition) {
         let Some(_) = self.entries.first() else { return (None, PopLruNone) };
         (Some(self.take(0, Removed)), PopLruSome)
+    }
+
+    /// The MRU live entry.
+    pub fn peek_mru(&self) -> (Option<(&K, &V)>, Transition) {
+        let mru = self.entries.last().map(|(k, v, _)| (k, v));
+        (mru, if mru.is_some() { PeekMruSome } else { PeekMruNone })
+    }
+
+    /// Removes and returns the MRU live entry.
+    pub fn pop_mru(&mut self) -> (Option<(K, V)>, Transition) {
+        let Some(last) = self.entries.len().checked_sub(1) else { return (None, PopMruNone) };
+        (Some(self.take(last, Removed)), PopMruSome)
+    }
+
+    /// Makes a live `key` the MRU, without touching stats; whether it was live.
+    pub fn promote(&mut self, key: &K) -> (bool, Transition) {
+        let (i, t) = self.find(key, [PromoteHit, PromoteMiss, PromoteExpired]);
+        if let Some(i) = i {
+            self.entries[i..].rotate_left(1); // entry `i` moves to the end
+        }
+        (i.is_some(), t)
+    }
+
+    /// Makes a live `key` the LRU, without touching stats; whether it was live.
+    pub fn demote(&mut self, key: &K) -> (bool, Transition) {
+        let (i, t) = self.find(key, [DemoteHit, DemoteMiss, DemoteExpired]);
+        if let Some(i) = i {
+            self.entries[..=i].rotate_right(1); // entry `i` moves to the front
+        }
+        (i.is_some(), t)
     }
 
     /// The number of live entries.

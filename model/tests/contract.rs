@@ -141,6 +141,36 @@ fn expiry_is_hidden_from_lru_end_and_retain() {
 }
 
 #[test]
+fn expiry_is_hidden_from_mru_end_promote_and_demote() {
+    let mut m: Model<char, u32> = Model::new(3, Some(10), 0);
+    m.put('a', 1);
+    m.advance(5);
+    m.put('b', 2);
+    m.get(&'a'); // the MRU, and the first to expire
+    m.advance(5);
+    assert_eq!(m.peek_mru(), (Some((&'b', &2)), T::PeekMruSome));
+    assert_eq!(m.promote(&'a'), (false, T::PromoteExpired));
+    assert_eq!(m.demote(&'a'), (false, T::DemoteExpired));
+    assert_eq!(m.pop_mru(), (Some(('b', 2)), T::PopMruSome));
+    assert_eq!(m.pop_mru(), (None, T::PopMruNone));
+}
+
+#[test]
+fn promote_and_demote_reorder_without_counting() {
+    let mut m = lru(3);
+    m.put('a', 1);
+    m.put('b', 2);
+    m.put('c', 3);
+    assert_eq!(m.promote(&'a'), (true, T::PromoteHit));
+    assert_eq!(keys(&m), ['a', 'c', 'b']);
+    assert_eq!(m.demote(&'c'), (true, T::DemoteHit));
+    assert_eq!(keys(&m), ['a', 'b', 'c']);
+    assert_eq!(m.put('d', 4), (None, T::PutEvictedLru));
+    assert_eq!(keys(&m), ['d', 'a', 'b'], "the demoted key was evicted");
+    assert_eq!(m.stats().0, Stats { hits: 0, misses: 0, evictions: 1 });
+}
+
+#[test]
 fn capacity_zero_stores_nothing() {
     let mut m = lru(0);
     assert_eq!(m.put('a', 1), (None, T::PutCapacityZero));

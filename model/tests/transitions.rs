@@ -125,6 +125,8 @@ fn every_transition_is_reachable() {
     );
     assert_eq!(loader.stats().0, Stats { hits: 1, misses: 2, evictions: 1 });
 
+    takes_both_ends_of_the_order(s);
+
     // Iterating by value, after which a model is gone.
     assert_eq!(see(s, d.clone().into_entries()), (vec![], T::IntoIterEmpty));
     let mut owned: Model<u8, u8> = Model::new(2, None, 0);
@@ -135,6 +137,27 @@ fn every_transition_is_reachable() {
     let missing: Vec<_> = T::ALL.iter().filter(|t| !s.contains(t)).collect();
     assert!(missing.is_empty(), "never reached: {missing:?}");
     assert_eq!(s.len(), T::ALL.len());
+}
+
+/// `promote`, `demote`, `peek_mru` and `pop_mru`, each way.
+fn takes_both_ends_of_the_order(s: &mut BTreeSet<T>) {
+    let mut ends: Model<u8, u8> = Model::new(3, Some(10), 0);
+    assert_eq!(see(s, ends.peek_mru()), (None, T::PeekMruNone));
+    assert_eq!(see(s, ends.pop_mru()), (None, T::PopMruNone));
+    assert_eq!(see(s, ends.promote(&1)), (false, T::PromoteMiss));
+    assert_eq!(see(s, ends.demote(&1)), (false, T::DemoteMiss));
+    ends.put(1, 10);
+    ends.put(2, 20);
+    ends.put(3, 30);
+    assert_eq!(see(s, ends.promote(&1)), (true, T::PromoteHit));
+    assert_eq!(see(s, ends.demote(&3)), (true, T::DemoteHit));
+    assert_eq!(ends.iter().0, [(&1, &10), (&2, &20), (&3, &30)]);
+    assert_eq!(see(s, ends.peek_mru()), (Some((&1, &10)), T::PeekMruSome));
+    assert_eq!(see(s, ends.pop_mru()), (Some((1, 10)), T::PopMruSome));
+    assert_eq!(ends.stats().0, Stats::default(), "none of these count");
+    ends.advance(10);
+    assert_eq!(see(s, ends.promote(&2)), (false, T::PromoteExpired));
+    assert_eq!(see(s, ends.demote(&2)), (false, T::DemoteExpired));
 }
 
 #[test]
