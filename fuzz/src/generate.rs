@@ -147,12 +147,12 @@ fn decode_record([tag, a, b]: [u8; RECORD]) -> Option<(Kind, u8, u8)> {
 
 /// The record of an operation of `kind` with these argument bytes: the inverse of
 /// [`decode_record`].
-fn encode_record(kind: Kind, [a, b]: [u8; 2]) -> [u8; RECORD] {
+fn encode_record(kind: Kind, [a, b]: [u8; 2]) -> Result<[u8; RECORD], String> {
     let first = |table: &[(u8, Kind)]| table.iter().find(|(_, k)| *k == kind).map(|&(first, _)| first);
     match (first(&TAGS), first(&EXTENDED)) {
-        (Some(tag), _) => [tag, a, b],
-        (None, Some(pick)) => [ESCAPE, pick, a],
-        (None, None) => unreachable!("{kind:?} has neither a tag nor an escaped pick"),
+        (Some(tag), _) => Ok([tag, a, b]),
+        (None, Some(pick)) => Ok([ESCAPE, pick, a]),
+        (None, None) => Err(format!("{kind:?} has neither a tag nor a pick after the escape tag")),
     }
 }
 
@@ -288,7 +288,7 @@ impl Case {
                     None => [0, 0],
                 },
             };
-            bytes.extend(encode_record(op.kind(), args));
+            bytes.extend(encode_record(op.kind(), args)?);
         }
         Ok(bytes)
     }
@@ -333,7 +333,7 @@ mod tests {
         for kind in Kind::ALL {
             let ranges = TAGS.iter().chain(&EXTENDED).filter(|(_, k)| *k == kind).count();
             assert_eq!(ranges, 1, "{kind:?}");
-            let record = encode_record(kind, [5, 6]);
+            let record = encode_record(kind, [5, 6]).unwrap();
             assert_eq!(decode_record(record), Some((kind, 5, if record[0] == ESCAPE { 0 } else { 6 })));
         }
         assert_eq!(decode_record([ESCAPE, RESERVED, 0]), None);
