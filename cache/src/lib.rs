@@ -92,8 +92,8 @@ indices) while staying in safe Rust:
   buckets: then the index is rebuilt at the same size, an amortised O(1) cost.
 
 Every single-key operation is O(1), amortised where expired entries are dropped or the index
-rebuilt. `len` and `peek_lru` take `&self` and cannot drop anything: each call steps over the
-entries that expired since the last `&mut` call. `iter`, `iter_mut` and `retain` are linear;
+rebuilt. `len`, `peek_lru` and `peek_mru` take `&self` and cannot drop anything: each call
+steps over the entries that expired since the last `&mut` call. `iter`, `iter_mut` and `retain` are linear;
 `iter_mut` also allocates a reference per entry. Iterating the cache by value (`into_iter`)
 takes O(1) per entry.
 
