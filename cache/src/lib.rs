@@ -43,8 +43,8 @@ assert!(cache.is_empty());
 * **Only live entries are observable.** Every method behaves as if each entry vanished at its
   deadline: lookups miss, `len` does not count it, `iter`, `iter_mut`, `peek_lru`, `pop_lru`,
   `peek_mru`, `pop_mru` and `retain` never show it, `promote` and `demote` answer `false`, and
-  `put` on its key returns `None`. (An iterator shows the
-  entries that were live when it was made: it reads the clock once.)
+  `put` on its key returns `None`. (An iterator shows the entries that were live when it was
+  made: it reads the clock once.)
 * **Recency.** Writing an entry, or reading it with `get`, `get_mut` or
   `get_or_insert_with` (or `try_get_or_insert_with`), makes it the most recently used, and so
   does `promote`, which counts no hit; `demote` makes it the least recently used. `peek`,
@@ -93,9 +93,9 @@ indices) while staying in safe Rust:
 
 Every single-key operation is O(1), amortised where expired entries are dropped or the index
 rebuilt. `len`, `peek_lru` and `peek_mru` take `&self` and cannot drop anything: each call
-steps over the entries that expired since the last `&mut` call. `iter`, `iter_mut` and `retain` are linear;
-`iter_mut` also allocates a reference per entry. Iterating the cache by value (`into_iter`)
-takes O(1) per entry.
+steps over the entries that expired since the last `&mut` call. `iter`, `iter_mut` and
+`retain` are linear; `iter_mut` also allocates a reference per entry. Iterating the cache by
+value (`into_iter`) takes O(1) per entry.
 
 # Limits
 

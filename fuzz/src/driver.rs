@@ -204,6 +204,8 @@ fn keeps(mask: u16, key: Key) -> bool {
 /// ([`Op::HashPanics`] and [`Op::DropPanics`] only arm the cache's keys and values).
 fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transition>) {
     // Each turns a model method's answer into the driver's.
+    let owned_value = |(v, t)| (Answer::Value(v), t);
+    let owned_pair = |(p, t)| (Answer::Pair(p), t);
     let value = |(v, t): (Option<&u64>, Transition)| (Answer::Value(v.copied()), t);
     let pair = |(p, t): (Option<(&Key, &u64)>, Transition)| (Answer::Pair(p.map(|(k, v)| (*k, *v))), t);
     let flag = |(b, t)| (Answer::Flag(b), t);
@@ -211,14 +213,8 @@ fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transi
     let replaced =
         |(v, t): (Option<&mut u64>, Transition)| (Answer::Value(v.map(|v| mem::replace(v, fresh))), t);
     let (answer, transition) = match op {
-        Op::Put(k) => {
-            let (old, t) = model.put(k, fresh);
-            (Answer::Value(old), t)
-        }
-        Op::Push(k) => {
-            let (out, t) = model.push(k, fresh);
-            (Answer::Pair(out), t)
-        }
+        Op::Put(k) => owned_value(model.put(k, fresh)),
+        Op::Push(k) => owned_pair(model.push(k, fresh)),
         Op::Get(k) => value(model.get(&k)),
         Op::GetMut(k) => replaced(model.get_mut(&k)),
         Op::GetOrInsert(k) => {
@@ -232,20 +228,11 @@ fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transi
         Op::Peek(k) => value(model.peek(&k)),
         Op::PeekMut(k) => replaced(model.peek_mut(&k)),
         Op::Contains(k) => flag(model.contains(&k)),
-        Op::Remove(k) => {
-            let (v, t) = model.remove(&k);
-            (Answer::Value(v), t)
-        }
+        Op::Remove(k) => owned_value(model.remove(&k)),
         Op::PeekLru => pair(model.peek_lru()),
         Op::PeekMru => pair(model.peek_mru()),
-        Op::PopLru => {
-            let (p, t) = model.pop_lru();
-            (Answer::Pair(p), t)
-        }
-        Op::PopMru => {
-            let (p, t) = model.pop_mru();
-            (Answer::Pair(p), t)
-        }
+        Op::PopLru => owned_pair(model.pop_lru()),
+        Op::PopMru => owned_pair(model.pop_mru()),
         Op::Promote(k) => flag(model.promote(&k)),
         Op::Demote(k) => flag(model.demote(&k)),
         Op::Len => count(model.len()),
@@ -302,13 +289,11 @@ fn on_cache(
     let key = |k| TrackedKey::new(k, books);
     let value = || Value::new(fresh, books);
     let pair = |p: Option<(&TrackedKey, &Value)>| Answer::Pair(p.map(|(k, v)| (k.key, v.id)));
+    let handed_back = |p: Option<(TrackedKey, Value)>| Answer::Pair(p.map(|(k, v)| (k.key, v.id)));
     // Values handed back are dropped right here, once their id is read.
     match op {
         Op::Put(k) => Answer::Value(books.with_fuse(|| cache.put(key(k), value())).map(|v| v.id)),
-        Op::Push(k) => {
-            let out = books.with_fuse(|| cache.push(key(k), value()));
-            Answer::Pair(out.map(|(k, v)| (k.key, v.id)))
-        }
+        Op::Push(k) => handed_back(books.with_fuse(|| cache.push(key(k), value()))),
         Op::Get(k) => Answer::Value(books.with_fuse(move || cache.get(&k)).map(|v| v.id)),
         Op::GetMut(k) => {
             let found = books.with_fuse(move || cache.get_mut(&k));
@@ -330,9 +315,9 @@ fn on_cache(
         Op::Contains(k) => Answer::Flag(cache.contains(&k)),
         Op::Remove(k) => Answer::Value(books.with_fuse(|| cache.remove(&k)).map(|v| v.id)),
         Op::PeekLru => pair(cache.peek_lru()),
-        Op::PopLru => Answer::Pair(books.with_fuse(|| cache.pop_lru()).map(|(k, v)| (k.key, v.id))),
+        Op::PopLru => handed_back(books.with_fuse(|| cache.pop_lru())),
         Op::PeekMru => pair(cache.peek_mru()),
-        Op::PopMru => Answer::Pair(books.with_fuse(|| cache.pop_mru()).map(|(k, v)| (k.key, v.id))),
+        Op::PopMru => handed_back(books.with_fuse(|| cache.pop_mru())),
         Op::Promote(k) => Answer::Flag(books.with_fuse(|| cache.promote(&k))),
         Op::Demote(k) => Answer::Flag(books.with_fuse(|| cache.demote(&k))),
         Op::Len => Answer::Count(cache.len()),
