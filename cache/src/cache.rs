@@ -89,6 +89,7 @@ enum Write<K, V> {
 /// A least-recently-used cache with an optional time-to-live and an injected clock.
 ///
 /// See the [crate documentation](crate) for the contract, an example and the design.
+#[derive(Clone)]
 pub struct Cache<K, V, C: Clock = SystemClock, S = DefaultHashBuilder> {
     /// Entries, densely packed: removing one moves the last slot into its place.
     pub(crate) slots: Vec<Slot<K, V>>,
@@ -1194,25 +1195,6 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> IntoIterator for Cache<K, V, C, 
     fn into_iter(mut self) -> Self::IntoIter {
         self.purge_now();
         IntoIter::new(self.slots, self.recency)
-    }
-}
-
-impl<K: Clone, V: Clone, C: Clock + Clone, S: Clone> Clone for Cache<K, V, C, S> {
-    fn clone(&self) -> Self {
-        Self {
-            slots: self.slots.clone(),
-            timers: self.timers.clone(),
-            index: self.index.clone(),
-            recency: self.recency,
-            expiry: self.expiry,
-            next_deadline: self.next_deadline,
-            last_deadline: self.last_deadline,
-            capacity: self.capacity,
-            ttl: self.ttl,
-            clock: self.clock.clone(),
-            hasher: self.hasher.clone(),
-            stats: self.stats,
-        }
     }
 }
 

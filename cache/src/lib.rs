@@ -63,6 +63,10 @@ assert!(cache.is_empty());
   answers they gave before. A call whose `Hash` or `Eq` panics has changed nothing, or
   (`resize`, `retain`, dropping expired entries, capping deadlines after the clock went back)
   has done part of its work, never half of a step.
+* **Clones.** A clone (the cache is `Clone` when its keys, values, clock and hasher are) holds
+  the same entries in the same order, with the same deadlines, stats, capacity and ttl, and
+  goes on independently of the original, but for the clock: it reads a clone of it, which
+  for a `ManualClock` is the same time.
 * **Statistics.** [`Cache::stats`] counts `get`/`get_mut`/`get_or_insert_with` hits and
   misses (a `try_get_or_insert_with` whose value fails to be made still counts its miss), and
   the live entries evicted to make room by `put`, `push`, `get_or_insert_with` and `resize`.
