@@ -21,6 +21,34 @@ pub struct Bug {
 const CACHE: &str = "cache/src/cache.rs";
 const ITER: &str = "cache/src/iter.rs";
 
+/// The edits that swap the cache's derived `Clone` for a hand-written one that copies every
+/// field and then sets `$field` to `$value`: the field a hand-written clone forgets.
+macro_rules! clone_forgetting {
+    ($field:literal, $value:literal) => {
+        &[
+            ("#[derive(Clone)]\npub struct Cache<", "pub struct Cache<"),
+            (
+                "    pub(crate) stats: Stats,\n}\n",
+                concat!(
+                    "    pub(crate) stats: Stats,\n}\n\n",
+                    "impl<K: Clone, V: Clone, C: Clock + Clone, S: Clone> Clone for Cache<K, V, C, S> {\n",
+                    "    fn clone(&self) -> Self {\n",
+                    "        let mut copy = Self {\n",
+                    "            slots: self.slots.clone(), timers: self.timers.clone(), index: self.index.clone(),\n",
+                    "            recency: self.recency, expiry: self.expiry, next_deadline: self.next_deadline,\n",
+                    "            last_deadline: self.last_deadline, capacity: self.capacity, ttl: self.ttl,\n",
+                    "            clock: self.clock.clone(), hasher: self.hasher.clone(), stats: self.stats,\n",
+                    "        };\n",
+                    "        copy.", $field, " = ", $value, ";\n",
+                    "        copy\n",
+                    "    }\n",
+                    "}\n",
+                ),
+            ),
+        ]
+    };
+}
+
 /// Every planted bug.
 pub const BUGS: &[Bug] = &[
     Bug {
@@ -365,6 +393,24 @@ pub const BUGS: &[Bug] = &[
             "        let Some(i) = self.find_live(key) else { return false };\n        self.recency.move_to_back",
             "        let Some(i) = self.find(self.hasher.hash_one(key), key) else { return false };\n        self.recency.move_to_back",
         )],
+    },
+    Bug {
+        name: "clone-resets-stats",
+        summary: "a clone starts its hit, miss and eviction counts from zero",
+        file: CACHE,
+        edits: clone_forgetting!("stats", "Stats::default()"),
+    },
+    Bug {
+        name: "clone-drops-ttl",
+        summary: "a clone forgets the ttl: its entries never expire",
+        file: CACHE,
+        edits: clone_forgetting!("ttl", "None"),
+    },
+    Bug {
+        name: "clone-forgets-deadline",
+        summary: "a clone forgets when its first entry expires, and keeps expired entries as live",
+        file: CACHE,
+        edits: clone_forgetting!("next_deadline", "u64::MAX"),
     },
 ];
 

@@ -37,6 +37,8 @@ pub enum Check {
     Entries,
     /// `stats()` differs from the model's.
     Stats,
+    /// `ttl()` differs from the model's.
+    Ttl,
     /// The cache holds more entries, keys or values than its capacity.
     Capacity,
     /// The cache's own `check_invariants` failed.
@@ -47,12 +49,13 @@ pub enum Check {
 
 impl Check {
     /// Every check, in the order the driver runs them.
-    pub const ALL: [Check; 8] = [
+    pub const ALL: [Check; 9] = [
         Check::Answer,
         Check::Panic,
         Check::Len,
         Check::Entries,
         Check::Stats,
+        Check::Ttl,
         Check::Capacity,
         Check::Invariants,
         Check::Drops,
@@ -65,6 +68,7 @@ impl Check {
             Check::Len => "len(), or the iterator's length, differs from the model's",
             Check::Entries => "the live entries, in recency order from either end, differ from the model's",
             Check::Stats => "stats() differs from the model's",
+            Check::Ttl => "ttl() differs from the model's",
             Check::Capacity => "the cache holds more than its capacity",
             Check::Invariants => "the cache's own invariant check failed",
             Check::Drops => "a key or value was dropped twice, too early, or never",
@@ -201,7 +205,8 @@ fn keeps(mask: u16, key: Key) -> bool {
 }
 
 /// Applies `op` to the model; `None` for an operation the contract says nothing about
-/// ([`Op::HashPanics`] and [`Op::DropPanics`] only arm the cache's keys and values).
+/// ([`Op::CloneCache`] leaves the same cache; [`Op::HashPanics`] and [`Op::DropPanics`] only arm
+/// the cache's keys and values).
 fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transition>) {
     // Each turns a model method's answer into the driver's.
     let owned_value = |(v, t)| (Answer::Value(v), t);
@@ -267,7 +272,8 @@ fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transi
             (Answer::Stats { hits: s.hits, misses: s.misses, evictions: s.evictions }, t)
         }
         Op::Advance(ticks) => (Answer::Nothing, model.advance(ticks)),
-        Op::HashPanics(_) | Op::DropPanics(_) => return (Answer::Nothing, None),
+        // A clone is the same cache: the model goes on as it is.
+        Op::CloneCache | Op::HashPanics(_) | Op::DropPanics(_) => return (Answer::Nothing, None),
     };
     (answer, Some(transition))
 }
@@ -365,6 +371,12 @@ fn on_cache(
         }
         Op::Advance(ticks) => {
             clock.advance(ticks);
+            Answer::Nothing
+        }
+        Op::CloneCache => {
+            // The original is dropped here, with its keys and values: what the copy holds
+            // must be its own.
+            *cache = cache.clone();
             Answer::Nothing
         }
         Op::HashPanics(n) => {
@@ -478,6 +490,10 @@ fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<()
             show(m.hits, m.misses, m.evictions),
         ));
     }
+    if cache.ttl() != model.ttl() {
+        let show = |ttl: Option<u64>| format!("ttl {ttl:?}");
+        return Err(differ(Check::Ttl, show(cache.ttl()), show(model.ttl())));
+    }
     let capacity = model.capacity().0;
     if cache.capacity() != capacity {
         return Err(differ(Check::Capacity, format!("capacity {}", cache.capacity()), capacity));
@@ -513,7 +529,7 @@ fn check_sound(cache: &TestCache, books: &Books) -> Result<(), Failure> {
     }
     // The invariants hold, so the cache's iterator ends; the bound is for a cache that lies.
     let mut live = cache.iter().take(len + 1).map(|(k, v)| (k.key, v.id));
-    if let Some((k, v)) = live.find(|&(_, v)| books.life(v) != Life::Alive) {
+    if let Some((k, v)) = live.find(|&(_, v)| !matches!(books.life(v), Life::Alive(_))) {
         return Err(differ(
             Check::Drops,
             format!("dropped v{v} of live key {k}"),
@@ -526,8 +542,11 @@ fn check_sound(cache: &TestCache, books: &Books) -> Result<(), Failure> {
 /// After the cache is dropped: every value made was dropped exactly once, and every key.
 fn check_dropped(books: &Books) -> Result<(), Failure> {
     let lives = books.lives();
-    let leaked: Vec<String> =
-        (0..).zip(&lives).filter(|(_, l)| **l == Life::Alive).map(|(id, _)| format!("v{id}")).collect();
+    let leaked: Vec<String> = (0..)
+        .zip(&lives)
+        .filter(|(_, l)| matches!(l, Life::Alive(_)))
+        .map(|(id, _)| format!("v{id}"))
+        .collect();
     if !leaked.is_empty() {
         return Err(differ(
             Check::Drops,

@@ -46,7 +46,8 @@ pub struct Outcome {
 
 /// The operations other than keyed ones, for a cache with this ttl.
 fn keyless(ttl: Option<u64>) -> Vec<Op> {
-    let mut ops = vec![Op::PeekLru, Op::PopLru, Op::PeekMru, Op::PopMru, Op::IsEmpty, Op::Clear];
+    let mut ops =
+        vec![Op::PeekLru, Op::PopLru, Op::PeekMru, Op::PopMru, Op::IsEmpty, Op::Clear, Op::CloneCache];
     ops.extend([0b000, 0b101, 0b110].map(Op::Retain));
     ops.extend([0, 1].map(Op::Resize));
     // Dropping every entry unseen; and taking three, from the front, the back, the front.

@@ -65,12 +65,17 @@ pub const ESCAPE: u8 = 255;
 
 /// The operations after [`ESCAPE`]: the first `a` byte of each one's range, as in [`TAGS`].
 /// **Never change these** either.
-pub const EXTENDED: [(u8, Kind); 4] =
-    [(0, Kind::PeekMru), (48, Kind::PopMru), (96, Kind::Promote), (160, Kind::Demote)];
+pub const EXTENDED: [(u8, Kind); 5] = [
+    (0, Kind::PeekMru),
+    (48, Kind::PopMru),
+    (96, Kind::Promote),
+    (160, Kind::Demote),
+    (224, Kind::CloneCache),
+];
 
 /// `a` bytes after [`ESCAPE`] from here up belong to operations not invented yet; they decode
 /// to nothing.
-pub const RESERVED: u8 = 224;
+pub const RESERVED: u8 = 240;
 
 /// `HashPanics(n)` arms the n-th hash, 1 to this many: enough to reach every hash an operation
 /// on a small cache makes (the new key, the evicted one, the one a removal moves).
@@ -215,6 +220,7 @@ impl Decoder {
             Kind::PopMru => Op::PopMru,
             Kind::Promote => Op::Promote(self.key(a)),
             Kind::Demote => Op::Demote(self.key(a)),
+            Kind::CloneCache => Op::CloneCache,
         };
         if let Op::Put(k) | Op::Push(k) | Op::GetOrInsert(k) = op {
             if !self.bundle.contains(&k) {

@@ -79,6 +79,10 @@ pub enum Op {
     IntoIter(u8),
     /// `stats()`.
     Stats,
+    /// Replaces the cache with its `clone()`, dropping the original: the case goes on with the
+    /// copy, which must be the same cache. (The clock is shared, as a `ManualClock`'s clones
+    /// share one time.)
+    CloneCache,
     /// Moves the clock forward by this many ticks (saturating).
     Advance(u64),
     /// Makes the n-th `Hash` of a key the cache was given, from here on, panic: a user callback
@@ -131,11 +135,12 @@ pub enum Kind {
     PopMru,
     Promote,
     Demote,
+    CloneCache,
 }
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 29] = [
+    pub const ALL: [Kind; 30] = [
         Kind::Put,
         Kind::Push,
         Kind::Get,
@@ -165,6 +170,7 @@ impl Kind {
         Kind::PopMru,
         Kind::Promote,
         Kind::Demote,
+        Kind::CloneCache,
     ];
 }
 
@@ -202,6 +208,7 @@ impl Op {
             Op::PopMru => Kind::PopMru,
             Op::Promote(_) => Kind::Promote,
             Op::Demote(_) => Kind::Demote,
+            Op::CloneCache => Kind::CloneCache,
         }
     }
 

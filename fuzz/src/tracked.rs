@@ -14,7 +14,11 @@ use crate::ops::Key;
 pub(crate) enum Life {
     /// Handed out by [`Books::fresh_id`], but no value was made with it.
     Unused,
-    Alive,
+    /// Made, with this many copies not dropped yet: more than one only while a clone of the
+    /// cache ([`Op::CloneCache`]) and the original both live.
+    ///
+    /// [`Op::CloneCache`]: crate::ops::Op::CloneCache
+    Alive(u32),
     Dropped,
     /// Dropped more than once: a bug in whoever dropped it.
     DroppedAgain,
@@ -156,9 +160,25 @@ pub(crate) struct Value {
 
 impl Value {
     pub(crate) fn new(id: u64, books: &Rc<Books>) -> Self {
-        books.values.borrow_mut()[id as usize] = Life::Alive;
+        books.values.borrow_mut()[id as usize] = Life::Alive(1);
         books.values_alive.set(books.values_alive.get() + 1);
         Value { id, books: Rc::clone(books) }
+    }
+}
+
+/// A copy with the same id: the books count it, and expect one more drop.
+impl Clone for Value {
+    fn clone(&self) -> Self {
+        {
+            let mut values = self.books.values.borrow_mut();
+            let life = &mut values[self.id as usize];
+            // Anything else is already in the books as a drop too many.
+            if let Life::Alive(copies) = life {
+                *copies += 1;
+                self.books.values_alive.set(self.books.values_alive.get() + 1);
+            }
+        }
+        Value { id: self.id, books: Rc::clone(&self.books) }
     }
 }
 
@@ -167,8 +187,8 @@ impl Drop for Value {
         {
             let mut values = self.books.values.borrow_mut();
             let life = &mut values[self.id as usize];
-            if *life == Life::Alive {
-                *life = Life::Dropped;
+            if let Life::Alive(copies) = *life {
+                *life = if copies > 1 { Life::Alive(copies - 1) } else { Life::Dropped };
                 self.books.values_alive.set(self.books.values_alive.get() - 1);
             } else {
                 *life = Life::DroppedAgain;
@@ -192,6 +212,12 @@ impl TrackedKey {
     pub(crate) fn new(key: Key, books: &Rc<Books>) -> Self {
         books.keys_alive.set(books.keys_alive.get() + 1);
         TrackedKey { key, books: Rc::clone(books) }
+    }
+}
+
+impl Clone for TrackedKey {
+    fn clone(&self) -> Self {
+        TrackedKey::new(self.key, &self.books)
     }
 }
 
@@ -224,5 +250,25 @@ impl Hash for TrackedKey {
 impl Borrow<Key> for TrackedKey {
     fn borrow(&self) -> &Key {
         &self.key
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clone_is_one_more_copy_to_drop() {
+        let books = Rc::new(Books::with_room(1));
+        let id = books.fresh_id();
+        let value = Value::new(id, &books);
+        let copy = value.clone();
+        let key = TrackedKey::new(3, &books).clone();
+        assert_eq!((books.life(id), books.values_alive(), books.keys_alive()), (Life::Alive(2), 2, 1));
+        drop(value);
+        assert_eq!((books.life(id), books.values_alive()), (Life::Alive(1), 1));
+        drop((copy, key));
+        assert_eq!((books.life(id), books.values_alive(), books.keys_alive()), (Life::Dropped, 0, 0));
+        assert_eq!(books.double_drop(), None);
     }
 }
