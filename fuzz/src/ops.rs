@@ -1,6 +1,6 @@
 //! The vocabulary: a test case is a configuration and a list of operations, one per public
-//! method of the cache that reads or changes its entries, plus the passing of time and a `Hash`
-//! or a `Drop` that panics.
+//! method of the cache that reads or changes its entries, plus a clone of the whole cache, the
+//! passing of time, and a `Hash` or a `Drop` that panics.
 //!
 //! `Debug` prints both as Rust code, so a failing case pastes straight into a regression test
 //! (with `use fuzz::ops::{Case, Op::*}` in scope).
