@@ -16,7 +16,8 @@
 //! 6. drop an operation and take one from the capacity: a write that only filled the cache;
 //! 7. drop an operation and change another to make up for it: the dropped time step added to
 //!    another, a shorter fuse (`HashPanics`, `DropPanics`), another key for a read (the
-//!    dropped one only set up an order that the read shows);
+//!    dropped one only set up an order that the read shows), a `retain` that keeps one key
+//!    more or one fewer;
 //! 8. rename keys in order of first use, so the result reads `0, 1, 2`.
 //!
 //! Every candidate stays encodable, so the result can be written to the corpus.
@@ -282,11 +283,15 @@ fn simpler_ops(op: Op, ttl: Option<u64>) -> Vec<Op> {
 /// - a fuse gets shorter: the dropped operation's hashes or drops no longer count towards the
 ///   planted panic;
 /// - a read takes another key: in `Put(0), Put(1), Get(0), Peek(1)` (a `Peek` that promotes),
-///   the `Get` only sets up the order that `Peek(0)` shows without it.
+///   the `Get` only sets up the order that `Peek(0)` shows without it;
+/// - a `retain` keeps one key more or one fewer: in `Put(0), HashPanics(4), Put(1), Get(0),
+///   Retain(0b0)` the `Get` only sets up the order in which removing both keys reaches the
+///   panicking hash, which `Retain(0b10)`, removing key 0 alone, reaches without it.
 fn adjusted(other: Op, dropped: Op) -> Vec<Op> {
     match (other, dropped) {
         (Op::Advance(t), Op::Advance(dropped)) => vec![Op::Advance(t.saturating_add(dropped))],
         (Op::HashPanics(_) | Op::DropPanics(_), _) => simpler_ops(other, None),
+        (Op::Retain(mask), _) => (0..KEYS).map(|k| Op::Retain(mask ^ 1 << k)).collect(),
         _ => other
             .key()
             .map(|key| (0..KEYS).filter(|&k| k != key).map(|k| other.with_key(k)).collect())
@@ -429,6 +434,16 @@ mod tests {
         let shrunk = minimise_with(&found, &mut peek_promotes).expect("the case fails");
         assert_eq!(shrunk.case, case(2, None, 0, vec![Put(0), Put(1), Peek(0)]));
         assert!(shrunk.replays > 1);
+    }
+
+    #[test]
+    fn a_retain_may_keep_one_key_more_or_fewer_when_another_operation_goes() {
+        // From `moved-slot-hashed-late`'s hunt: `Put(0), HashPanics(4), Put(1), Get(0),
+        // Retain(0b0)` shrinks to 4 operations only as `Retain(0b10)` without the `Get`.
+        let retains = adjusted(Retain(0b0), Get(0));
+        assert!(retains.contains(&Retain(0b10)) && !retains.contains(&Retain(0b0)), "{retains:?}");
+        assert!(adjusted(Retain(0b101), Put(3)).contains(&Retain(0b100)));
+        assert_eq!(retains.len(), usize::from(KEYS));
     }
 
     #[test]
