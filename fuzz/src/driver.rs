@@ -249,23 +249,20 @@ fn on_model(model: &mut TestModel, op: Op, fresh: u64) -> (Answer, Option<Transi
         Op::Iter => {
             let (all, t) = model.iter();
             let steps = all.len() + 1;
-            let (lens, walked) = from_both_ends(all.into_iter(), steps, false);
-            (Answer::Walk { lens, entries: walked.into_iter().map(|(k, v)| (*k, *v)).collect() }, t)
+            (walk(all.into_iter(), steps, false, |(k, v)| (*k, *v)), t)
         }
         Op::IntoIter(n) => {
             let new = Model::new(model.capacity().0, model.ttl(), model.now());
             let (all, t) = mem::replace(model, new).into_entries();
             let steps = usize::from(n).min(all.len() + 1);
-            let (lens, entries) = from_both_ends(all.into_iter(), steps, false);
-            (Answer::Walk { lens, entries }, t)
+            (walk(all.into_iter(), steps, false, |entry| entry), t)
         }
         Op::IterMut(k) => {
             let (all, t) = model.iter_mut();
             let steps = all.len() + 1;
-            let (lens, walked) = from_both_ends(all.into_iter(), steps, k % 2 == 1);
             let written =
                 |(key, v): (&Key, &mut u64)| (*key, if *key == k { mem::replace(v, fresh) } else { *v });
-            (Answer::Walk { lens, entries: walked.into_iter().map(written).collect() }, t)
+            (walk(all.into_iter(), steps, k % 2 == 1, written), t)
         }
         Op::Stats => {
             let (s, t) = model.stats();
@@ -341,29 +338,25 @@ fn on_cache(
             books.with_fuse(|| cache.retain(|k, _| keeps(mask, k.key)));
             Answer::Nothing
         }
-        Op::Iter => {
-            let (lens, walked) = from_both_ends(cache.iter(), bound, false);
-            Answer::Walk { lens, entries: walked.into_iter().map(|(k, v)| (k.key, v.id)).collect() }
-        }
+        Op::Iter => walk(cache.iter(), bound, false, |(k, v)| (k.key, v.id)),
         Op::IterMut(k) => {
             let iter = books.with_fuse(|| cache.iter_mut());
-            // One fresh value, written into the first entry of key `k`.
+            // One fresh value, written into the first entry of key `k` the walk meets.
             let mut write = Some(value);
             let written = |(key, v): (&TrackedKey, &mut Value)| match write.take_if(|_| key.key == k) {
                 Some(value) => (key.key, mem::replace(v, value()).id),
                 None => (key.key, v.id),
             };
             // Three entries make two steps from the end walked first: an odd key starts at the back.
-            let (lens, walked) = from_both_ends(iter, bound, k % 2 == 1);
-            Answer::Walk { lens, entries: walked.into_iter().map(written).collect() }
+            walk(iter, bound, k % 2 == 1, written)
         }
         Op::IntoIter(n) => {
             let old = mem::replace(cache, new_cache(cache.capacity(), cache.ttl(), clock));
             let mut iter = books.with_fuse(|| old.into_iter());
-            let (lens, taken) = from_both_ends(iter.by_ref(), usize::from(n).min(bound), false);
+            let taken = walk(iter.by_ref(), usize::from(n).min(bound), false, |(k, v)| (k.key, v.id));
             // What it did not yield, the iterator drops: the cache's own work.
             books.with_fuse(|| drop(iter));
-            Answer::Walk { lens, entries: taken.into_iter().map(|(k, v)| (k.key, v.id)).collect() }
+            taken
         }
         Op::Stats => {
             let s = cache.stats();
@@ -421,27 +414,34 @@ fn step_from_both_ends<I: DoubleEndedIterator>(
 }
 
 /// Walks `iter` from both ends in turn, starting from the back if `back_first`, `bound` steps
-/// at most, and returns its `len()` before each step and at the end, and what it yielded, front
-/// to back.
-fn from_both_ends<I>(mut iter: I, bound: usize, back_first: bool) -> (Vec<usize>, Vec<I::Item>)
+/// at most (a few: one more than the model's length), and answers with its `len()` before each
+/// step and at the end, and what it yielded, front to back, each item as `seen` makes it.
+fn walk<I, F>(mut iter: I, bound: usize, back_first: bool, mut seen: F) -> Answer
 where
     I: DoubleEndedIterator + ExactSizeIterator,
+    F: FnMut(I::Item) -> (Key, u64),
 {
-    // Room for the whole walk up front: a tenth of the corpus's operations iterate, and growing
-    // these a push at a time cost a twentieth of the instructions of a replay. `bound` is at
-    // most one more than the model's length, at most `KEYS` + 1; the cap is for a wrong bound.
-    let room = bound.min(usize::from(KEYS) + 1);
-    let (mut lens, mut front, mut back) =
-        (Vec::with_capacity(room + 1), Vec::with_capacity(room), Vec::with_capacity(room / 2 + 1));
+    // Items from the front fill `entries` from its start, items from the back from its end, so
+    // that the walk allocates no more than its answer: a tenth of the corpus's operations iterate.
+    let mut lens = Vec::with_capacity(bound + 1);
+    let mut entries = vec![(0, 0); bound];
+    let (mut front, mut back) = (0, bound);
     for step in 0..bound {
         lens.push(iter.len());
         let (from_front, item) = step_from_both_ends(&mut iter, step, back_first);
         let Some(item) = item else { break };
-        if from_front { front.push(item) } else { back.push(item) }
+        if from_front {
+            entries[front] = seen(item);
+            front += 1;
+        } else {
+            back -= 1;
+            entries[back] = seen(item);
+        }
     }
     lens.push(iter.len());
-    front.extend(back.into_iter().rev());
-    (lens, front)
+    entries.copy_within(back.., front);
+    entries.truncate(front + bound - back);
+    Answer::Walk { lens, entries }
 }
 
 /// An empty cache under test, hashing with a fixed seed and reading `clock`.
