@@ -509,7 +509,7 @@ fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<()
     if cache.capacity() != capacity {
         return Err(differ(Check::Capacity, format!("capacity {}", cache.capacity()), capacity));
     }
-    check_held(cache, books)?;
+    check_held(cache, len, books)?;
     // The entries check passed: the cache's live values are the model's, id for id, and a walk
     // through the model's costs less than a third one through the cache.
     check_alive(model.live().map(|(&k, &v)| (k, v)), books)
@@ -519,15 +519,16 @@ fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<()
 /// capacity, the cache's own invariants, and no value dropped twice or while still in the
 /// cache.
 fn check_sound(cache: &TestCache, books: &Books) -> Result<(), Failure> {
-    check_held(cache, books)?;
+    let len = cache.len();
+    check_held(cache, len, books)?;
     // The invariants hold, so the cache's iterator ends; the bound is for a cache that lies.
-    check_alive(cache.iter().take(cache.len() + 1).map(|(k, v)| (k.key, v.id)), books)
+    check_alive(cache.iter().take(len + 1).map(|(k, v)| (k.key, v.id)), books)
 }
 
 /// Nothing held beyond the capacity, the cache's own invariants, and no key or value dropped
-/// twice.
-fn check_held(cache: &TestCache, books: &Books) -> Result<(), Failure> {
-    let (capacity, len) = (cache.capacity(), cache.len());
+/// twice; `len` is the cache's.
+fn check_held(cache: &TestCache, len: usize, books: &Books) -> Result<(), Failure> {
+    let capacity = cache.capacity();
     let held = len.max(books.values_alive()).max(books.keys_alive());
     if held > capacity {
         let shown = format!(
@@ -553,8 +554,8 @@ fn check_held(cache: &TestCache, books: &Books) -> Result<(), Failure> {
 }
 
 /// No value of these live entries has been dropped.
-fn check_alive(mut live: impl Iterator<Item = (Key, u64)>, books: &Books) -> Result<(), Failure> {
-    match live.find(|&(_, v)| !matches!(books.life(v), Life::Alive(_))) {
+fn check_alive(live: impl Iterator<Item = (Key, u64)>, books: &Books) -> Result<(), Failure> {
+    match books.first_dead(live) {
         Some((k, v)) => {
             Err(differ(Check::Drops, format!("dropped v{v} of live key {k}"), "live values are not dropped"))
         }

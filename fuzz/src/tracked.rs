@@ -73,8 +73,16 @@ impl Books {
         values.len() as u64 - 1
     }
 
+    #[cfg(test)]
     pub(crate) fn life(&self, id: u64) -> Life {
         self.values.borrow().get(id as usize).copied().unwrap_or(Life::Unused)
+    }
+
+    /// The first of these entries whose value is not alive; the books are borrowed once for
+    /// all of them, since the driver asks after every step.
+    pub(crate) fn first_dead<K>(&self, mut entries: impl Iterator<Item = (K, u64)>) -> Option<(K, u64)> {
+        let values = self.values.borrow();
+        entries.find(|&(_, id)| !matches!(values.get(id as usize), Some(Life::Alive(_))))
     }
 
     /// Every id with its life, for the final check.
