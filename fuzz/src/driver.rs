@@ -470,9 +470,9 @@ fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<()
     // Compared without collecting (this runs after every step), and only as far as one entry
     // past the model's: a buggy cache's iterator may not end. From the front, then from the back,
     // then from both ends in turn; each walk a copy of one iterator, made once.
-    let walk = cache.iter();
+    let live = cache.iter();
     let expected = || model.live().map(|(&k, &v)| (k, v));
-    let actual = || walk.clone().take(len + 1).map(|(k, v)| (k.key, v.id));
+    let actual = || live.clone().take(len + 1).map(|(k, v)| (k.key, v.id));
     if !actual().eq(expected()) {
         return Err(differ(
             Check::Entries,
@@ -480,7 +480,7 @@ fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<()
             Answer::Entries(expected().collect()),
         ));
     }
-    let actual_back = || walk.clone().rev().take(len + 1).map(|(k, v)| (k.key, v.id));
+    let actual_back = || live.clone().rev().take(len + 1).map(|(k, v)| (k.key, v.id));
     if !actual_back().eq(expected().rev()) {
         return Err(differ(
             Check::Entries,
@@ -488,7 +488,7 @@ fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<()
             Answer::Entries(expected().rev().collect()),
         ));
     }
-    if let Some((step, said)) = miscounted_step(walk, len) {
+    if let Some((step, said)) = miscounted_step(live, len) {
         let shown = format_args!("iter().len() {said} after {step} steps from both ends");
         return Err(differ(Check::Len, shown, len - step));
     }
