@@ -73,11 +73,6 @@ impl Books {
         values.len() as u64 - 1
     }
 
-    #[cfg(test)]
-    pub(crate) fn life(&self, id: u64) -> Life {
-        self.values.borrow().get(id as usize).copied().unwrap_or(Life::Unused)
-    }
-
     /// The first of these entries whose value is not alive; the books are borrowed once for
     /// all of them, since the driver asks after every step.
     pub(crate) fn first_dead<K>(&self, mut entries: impl Iterator<Item = (K, u64)>) -> Option<(K, u64)> {
@@ -272,11 +267,12 @@ mod tests {
         let value = Value::new(id, &books);
         let copy = value.clone();
         let key = TrackedKey::new(3, &books).clone();
-        assert_eq!((books.life(id), books.values_alive(), books.keys_alive()), (Life::Alive(2), 2, 1));
+        let life = |id: u64| books.lives()[id as usize];
+        assert_eq!((life(id), books.values_alive(), books.keys_alive()), (Life::Alive(2), 2, 1));
         drop(value);
-        assert_eq!((books.life(id), books.values_alive()), (Life::Alive(1), 1));
+        assert_eq!((life(id), books.values_alive()), (Life::Alive(1), 1));
         drop((copy, key));
-        assert_eq!((books.life(id), books.values_alive(), books.keys_alive()), (Life::Dropped, 0, 0));
+        assert_eq!((life(id), books.values_alive(), books.keys_alive()), (Life::Dropped, 0, 0));
         assert_eq!(books.double_drop(), None);
     }
 }
