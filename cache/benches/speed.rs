@@ -53,7 +53,7 @@ impl Mix {
                 "Read-heavy: pre-filled with keys 1..=capacity, then Zipf(s = 1.0) over those keys (all hits for a strict LRU)"
             }
             Self::WriteHeavy => {
-                "Write-heavy: pre-filled to capacity, then every key new (all misses, each `put` evicts; the hashbrown \"floor\" keeps every key and grows)"
+                "Write-heavy: pre-filled to capacity, then every key new (all misses, each `put` evicts; the hashbrown \"floor\" keeps every key and grows); the keys are 1, 2, 3, ... scrambled by a bijection"
             }
         }
     }
@@ -63,10 +63,24 @@ impl Mix {
         let (prefill, keys) = match self {
             Self::Zipf => (Vec::new(), zipf_keys(10 * capacity, ops)),
             Self::ReadHeavy => ((1..=cap).collect(), zipf_keys(capacity, ops)),
-            Self::WriteHeavy => ((1..=cap).collect(), (cap + 1..=cap + ops as u64).collect()),
+            Self::WriteHeavy => {
+                ((1..=cap).map(scramble).collect(), (cap + 1..=cap + ops as u64).map(scramble).collect())
+            }
         };
         Workload { mix: self, capacity, prefill, keys }
     }
+}
+
+/// A bijection on `u64` (splitmix64's finaliser), so distinct keys stay distinct.
+///
+/// The write-heavy mix scrambles its consecutive keys with it: through a per-process random
+/// seed, foldhash sends consecutive integers into neighbouring buckets in some processes and not
+/// in others, and the contenders that use it then ran this mix twice as fast in one process as
+/// in the next (see `experiments.md`).
+fn scramble(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// `len` keys drawn from Zipf(s = 1.0) over the keys `1..=n` (key 1 the most frequent).
