@@ -156,12 +156,7 @@ enum Answer {
     /// `try_get_or_insert_with`'s `Err`.
     Failed,
     Pair(Option<(Key, u64)>),
-    Entries(Vec<(Key, u64)>),
-    /// An iterator's `len()` before each step and at the end, and what it yielded.
-    Walk {
-        lens: Vec<usize>,
-        entries: Vec<(Key, u64)>,
-    },
+    Walk(Box<Walked>),
     Stats {
         hits: u64,
         misses: u64,
@@ -179,17 +174,52 @@ impl fmt::Display for Answer {
             Answer::Value(Some(v)) => write!(f, "Some(v{v})"),
             Answer::Failed => write!(f, "Err(())"),
             Answer::Pair(Some((k, v))) => write!(f, "Some(({k}, v{v}))"),
-            Answer::Entries(entries) => {
-                let shown: Vec<String> = entries.iter().map(|(k, v)| format!("({k}, v{v})")).collect();
-                write!(f, "[{}]", shown.join(", "))
-            }
-            Answer::Walk { lens, entries } => {
-                write!(f, "lens {lens:?}: {}", Answer::Entries(entries.clone()))
-            }
+            Answer::Walk(walked) => write!(f, "lens {:?}: {}", walked.lens(), Shown(walked.entries())),
             Answer::Stats { hits, misses, evictions } => {
                 write!(f, "Stats {{ hits: {hits}, misses: {misses}, evictions: {evictions} }}")
             }
         }
+    }
+}
+
+/// The most steps a walk takes: one more than the entries of a cache that holds every key.
+const WALK_STEPS: usize = KEYS as usize + 1;
+
+/// What a walk saw: an iterator's `len()` before each step and at the end, and what it yielded,
+/// front to back. A tenth of the corpus's operations walk, and their answers, in two `Vec`s each,
+/// made most of a replay's allocations: this is one, boxed so that the other answers, moved
+/// several times a step, stay a few words wide.
+#[derive(Clone, Copy, Eq)]
+struct Walked {
+    lens: [usize; WALK_STEPS + 1],
+    entries: [(Key, u64); WALK_STEPS],
+    lens_len: u8,
+    entries_len: u8,
+}
+
+impl Walked {
+    fn lens(&self) -> &[usize] {
+        &self.lens[..usize::from(self.lens_len)]
+    }
+
+    fn entries(&self) -> &[(Key, u64)] {
+        &self.entries[..usize::from(self.entries_len)]
+    }
+}
+
+impl PartialEq for Walked {
+    fn eq(&self, other: &Self) -> bool {
+        self.lens() == other.lens() && self.entries() == other.entries()
+    }
+}
+
+/// Entries as a report shows them: `[(1, v3), (0, v2)]`.
+struct Shown<'a>(&'a [(Key, u64)]);
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown: Vec<String> = self.0.iter().map(|(k, v)| format!("({k}, v{v})")).collect();
+        write!(f, "[{}]", shown.join(", "))
     }
 }
 
@@ -421,29 +451,35 @@ where
     I: DoubleEndedIterator + ExactSizeIterator,
     F: FnMut(I::Item) -> (Key, u64),
 {
-    // Items from the front fill `entries` from its start, items from the back from its end, so
-    // that the walk allocates no more than its answer: a tenth of the corpus's operations iterate.
-    let mut lens = Vec::with_capacity(bound + 1);
-    // Not `vec![(0, 0); bound]`: for a few zeros, calloc costs more than malloc and a fill.
-    let mut entries = Vec::with_capacity(bound);
-    entries.resize(bound, (0, 0));
-    let (mut front, mut back) = (0, bound);
+    debug_assert!(bound <= WALK_STEPS, "a walk of {bound} steps");
+    let bound = bound.min(WALK_STEPS);
+    let mut walked = Box::new(Walked {
+        lens: [0; WALK_STEPS + 1],
+        entries: [(0, 0); WALK_STEPS],
+        lens_len: 0,
+        entries_len: 0,
+    });
+    // Items from the front fill `entries` from its start, items from the back from `bound` down.
+    let (mut front, mut back, mut lens) = (0, bound, 0);
     for step in 0..bound {
-        lens.push(iter.len());
+        walked.lens[lens] = iter.len();
+        lens += 1;
         let (from_front, item) = step_from_both_ends(&mut iter, step, back_first);
         let Some(item) = item else { break };
         if from_front {
-            entries[front] = seen(item);
+            walked.entries[front] = seen(item);
             front += 1;
         } else {
             back -= 1;
-            entries[back] = seen(item);
+            walked.entries[back] = seen(item);
         }
     }
-    lens.push(iter.len());
-    entries.copy_within(back.., front);
-    entries.truncate(front + bound - back);
-    Answer::Walk { lens, entries }
+    walked.lens[lens] = iter.len();
+    walked.entries.copy_within(back..bound, front);
+    // At most WALK_STEPS + 1 and WALK_STEPS, twelve and eleven: each fits in a byte.
+    walked.lens_len = (lens + 1) as u8;
+    walked.entries_len = (front + bound - back) as u8;
+    Answer::Walk(walked)
 }
 
 /// An empty cache under test, hashing with a fixed seed and reading `clock`.
@@ -476,16 +512,16 @@ fn check_state(cache: &TestCache, model: &TestModel, books: &Books) -> Result<()
     if !actual().eq(expected()) {
         return Err(differ(
             Check::Entries,
-            Answer::Entries(actual().collect()),
-            Answer::Entries(expected().collect()),
+            Shown(&actual().collect::<Vec<_>>()),
+            Shown(&expected().collect::<Vec<_>>()),
         ));
     }
     let actual_back = || live.clone().rev().take(len + 1).map(|(k, v)| (k.key, v.id));
     if !actual_back().eq(expected().rev()) {
         return Err(differ(
             Check::Entries,
-            format_args!("{} from the back", Answer::Entries(actual_back().collect())),
-            Answer::Entries(expected().rev().collect()),
+            format_args!("{} from the back", Shown(&actual_back().collect::<Vec<_>>())),
+            Shown(&expected().rev().collect::<Vec<_>>()),
         ));
     }
     if let Some((step, said)) = miscounted_step(live, len) {
