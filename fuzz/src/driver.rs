@@ -147,7 +147,7 @@ impl fmt::Display for Divergence {
 }
 
 /// What an operation returned, in a form both sides share: values as their ids.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(PartialEq, Eq)]
 enum Answer {
     Nothing,
     Flag(bool),
@@ -189,7 +189,7 @@ const WALK_STEPS: usize = KEYS as usize + 1;
 /// front to back. A tenth of the corpus's operations walk, and their answers, in two `Vec`s each,
 /// made most of a replay's allocations: this is one, boxed so that the other answers, moved
 /// several times a step, stay a few words wide.
-#[derive(Clone, Copy, Eq)]
+#[derive(Eq)]
 struct Walked {
     lens: [usize; WALK_STEPS + 1],
     entries: [(Key, u64); WALK_STEPS],
