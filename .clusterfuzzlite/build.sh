@@ -18,7 +18,7 @@ set -euo pipefail
     { echo "build.sh: cargo-fuzz targets are libFuzzer targets, not FUZZING_ENGINE=$FUZZING_ENGINE" >&2; exit 1; }
 : "${OUT:?build.sh: OUT (where the fuzz targets go) is not set}"
 WORK=${WORK:-$(mktemp -d)}
-source scripts/lib.sh # fuzz_targets (the targets named in fuzz/Cargo.toml) and MAX_LEN
+source scripts/lib.sh # fuzz_targets (the targets named in fuzz/Cargo.toml) and SEARCH
 
 # cargo-fuzz's --sanitizer. RUSTFLAGS from OSS-Fuzz's `compile` already asks for the same one
 # (-Zsanitizer=address); repeating it is harmless. undefined and coverage add no sanitizer.
@@ -54,11 +54,14 @@ for target in $(fuzz_targets); do
     fi
     echo "build.sh: $target: $OUT/$target with $count seed files"
 
-    # The same input limit as scripts/fuzz (MAX_LEN, from lib.sh: 512 bytes, 169 operations).
+    # The same search as scripts/fuzz (SEARCH in lib.sh: inputs of at most 512 bytes, 169
+    # operations, and no entropic power schedule), each `-name=value` written as `name = value`.
     # Cases run at thousands a second under AddressSanitizer; one that takes 10 s is a hang.
-    cat >"$OUT/$target.options" <<EOF
-[libfuzzer]
-max_len = $MAX_LEN
-timeout = 10
-EOF
+    {
+        echo '[libfuzzer]'
+        for flag in "${SEARCH[@]}" -timeout=10; do
+            flag=${flag#-}
+            echo "${flag%%=*} = ${flag#*=}"
+        done
+    } >"$OUT/$target.options"
 done
