@@ -76,17 +76,11 @@ FUZZ_RUSTFLAGS="-Cllvm-args=-sanitizer-coverage-level=3 -Cllvm-args=-sanitizer-c
 # How libFuzzer searches, in every script that fuzzes (ClusterFuzzLite's options say the same):
 # - MAX_LEN, the longest input it makes: 512 bytes is 169 operations. Every planted bug needs
 #   at most 5 (scripts/hunt), and short inputs run faster, so the fuzzer explores more.
-# - -entropic=0: the plain power schedule. Entropic weighs corpus inputs by how rare their
-#   features are, and books every feature of every execution to know: with it, libFuzzer's
-#   callback for each execution's features took 25% of a fuzzing core here (perf). Measured
-#   without it, one core from the corpus: 76,449 and 76,979 exec/s over 15 s against 62,961
-#   and 63,654; over 600 s (seeds 1 and 2), 93,061 and 90,090 exec/s against 75,154 and
-#   81,513, and more features at the end, 6,727 and 6,723 against 6,715 and 6,717. scripts/hunt
-#   (41 bugs, 5 seeds each): median bug found in 0.11 s against 0.21, sooner for 30 of the
-#   41, all 205 runs in 47.5 s against 61.2, the slowest in 1.12 s against 1.96. In fork mode,
-#   as scripts/fuzz runs, the gain is small: scripts/fuzz lockstep 1800 -- -fork=1 -seed=7, the
-#   two side by side, ran 105,744,448 executions against 102,251,157 (3% more), and ended with
-#   about as many features (6,723 against 6,733).
+# - -entropic=0: the plain power schedule. Entropic books every feature of every execution to
+#   find the rare ones, which cost a single fuzzing process nearly a fifth of its executions
+#   here (76,449 exec/s without it, 62,961 with), for no more features in 600 s; scripts/hunt
+#   found the planted bugs sooner without it (median 0.11 s against 0.21). In fork mode, as
+#   scripts/fuzz runs, the gain is 3%. cache/benches/experiments.md has the runs.
 MAX_LEN=512
 SEARCH=(-max_len="$MAX_LEN" -entropic=0)
 

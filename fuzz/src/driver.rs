@@ -460,10 +460,10 @@ where
         entries_len: 0,
     });
     // Items from the front fill `entries` from its start, items from the back from `bound` down.
-    let (mut front, mut back, mut lens) = (0, bound, 0);
+    let (mut front, mut back, mut steps) = (0, bound, 0);
     for step in 0..bound {
-        walked.lens[lens] = iter.len();
-        lens += 1;
+        walked.lens[steps] = iter.len();
+        steps += 1;
         let (from_front, item) = step_from_both_ends(&mut iter, step, back_first);
         let Some(item) = item else { break };
         if from_front {
@@ -474,10 +474,10 @@ where
             walked.entries[back] = seen(item);
         }
     }
-    walked.lens[lens] = iter.len();
+    walked.lens[steps] = iter.len();
     walked.entries.copy_within(back..bound, front);
     // At most WALK_STEPS + 1 and WALK_STEPS, twelve and eleven: each fits in a byte.
-    walked.lens_len = (lens + 1) as u8;
+    walked.lens_len = (steps + 1) as u8;
     walked.entries_len = (front + bound - back) as u8;
     Answer::Walk(walked)
 }
