@@ -79,10 +79,123 @@ FUZZ_RUSTFLAGS="-Cllvm-args=-sanitizer-coverage-level=3 -Cllvm-args=-sanitizer-c
 # - -entropic=0: the plain power schedule. Entropic books every feature of every execution to
 #   find the rare ones, which cost a single fuzzing process nearly a fifth of its executions
 #   here (76,449 exec/s without it, 62,961 with), for no more features in 600 s; scripts/hunt
-#   found the planted bugs sooner without it (median 0.11 s against 0.21). In fork mode, as
-#   scripts/fuzz runs, the gain is 3%. cache/benches/experiments.md has the runs.
+#   found the planted bugs sooner without it (median 0.11 s against 0.21).
+#   cache/benches/experiments.md has the runs.
 MAX_LEN=512
 SEARCH=(-max_len="$MAX_LEN" -entropic=0)
+
+# The main job's way of fuzzing on every core (scripts/fuzz, and scripts/bench's measure of it):
+# one plain libFuzzer process per core. All of them write new inputs into one folder, WORK/new,
+# and read each other's from there (libFuzzer's -reload, every 10 s); each is started again after a
+# divergence while time is left, so the run goes on past it. Not libFuzzer's -fork mode, whose
+# jobs run 1, 2, 3... seconds each (up to 300) and start from a sample of the corpus: it ran 40%
+# fewer executions (cache/benches/experiments.md has the runs).
+#
+#   start_workers FUZZER WORK DEADLINE FLAG... -- CORPUS...
+#
+# DEADLINE is a time in seconds since the epoch (0: none; the workers stop when WORK/stop
+# exists, or on Ctrl-C). Sets WORKERS to the workers' process ids; each writes the logs of its
+# runs to WORK/logs/WORKER.RUN.log, and the process id of the run in progress to WORK/pid.WORKER.
+start_workers() {
+    local fuzzer=$1 work=$2 deadline=$3 worker
+    shift 3
+    mkdir -p "$work/new" "$work/logs"
+    WORKERS=()
+    for ((worker = 1; worker <= $(nproc); worker++)); do
+        fuzz_worker "$fuzzer" "$work" "$worker" "$deadline" "$@" &
+        WORKERS+=($!)
+    done
+}
+
+# After a divergence a worker starts again, until this many of its runs diverged (then it gives
+# up, leaving WORK/gave-up.WORKER): a cache that diverges within a second would otherwise fill
+# the artifacts folder overnight.
+MAX_DIVERGENCES=100
+
+# One worker of start_workers: runs of FUZZER until the deadline, the stop file, or Ctrl-C.
+fuzz_worker() {
+    local fuzzer=$1 work=$2 worker=$3 deadline=$4 run=0 left status log
+    shift 4
+    local flags=() per_run seed=
+    while [[ $1 != -- ]]; do
+        # A seed given (-seed=N) is where the workers' seeds start: each run gets its own, or
+        # every worker would search alike, and a run after a divergence would find it again.
+        if [[ $1 =~ ^-seed=([1-9][0-9]*)$ ]]; then seed=${BASH_REMATCH[1]}; else flags+=("$1"); fi
+        shift
+    done
+    shift
+    # Ctrl-C reaches the runs (the terminal signals the whole process group, and the script
+    # passes it on): this loop, in the background, ignores it and sees how the run ended.
+    while [[ ! -e $work/stop ]]; do
+        # Every run after the first began after a divergence.
+        if ((run == MAX_DIVERGENCES)); then
+            : >"$work/gave-up.$worker"
+            break
+        fi
+        per_run=()
+        if ((deadline > 0)); then
+            left=$((deadline - $(date +%s)))
+            ((left > 0)) || break
+            per_run+=(-max_total_time="$left")
+        fi
+        [[ -z $seed ]] || per_run+=(-seed=$((seed + run * $(nproc) + worker - 1)))
+        run=$((run + 1))
+        log=$work/logs/$worker.$run.log
+        # Final stats: fuzz_totals reads a finished run's executions from them. -reload=10:
+        # each reload lists and stats every file in WORK/new, tens of thousands overnight.
+        "$fuzzer" -print_final_stats=1 -reload=10 "${flags[@]}" "${per_run[@]}" "$@" >"$log" 2>&1 &
+        echo $! >"$work/pid.$worker"
+        status=0
+        wait $! || status=$?
+        # 0: its time is up; 72: interrupted (libFuzzer's -interrupted_exitcode).
+        ((status != 0 && status != 72)) || break
+        # Anything else is a divergence (a crash, a timeout, out of memory), kept as an
+        # artifact. One before fuzzing began came from the corpus itself, and would end every
+        # run the same way.
+        if ! grep -E '^#[0-9]+[[:space:]]+INITED' "$log" >/dev/null; then
+            cp "$log" "$work/failed-at-start.log"
+            break
+        fi
+    done
+    rm -f "$work/pid.$worker"
+}
+
+# Stops the workers of WORK: no more runs, and Ctrl-C for the ones in progress.
+stop_workers() {
+    local work=$1 file
+    : >"$work/stop"
+    for file in "$work"/pid.*; do
+        [[ -e $file ]] && kill -INT "$(cat "$file")" 2>/dev/null
+    done
+    return 0
+}
+
+# Whether any of WORKERS is still running.
+workers_running() {
+    local pid
+    for pid in "${WORKERS[@]}"; do
+        kill -0 "$pid" 2>/dev/null && return 0
+    done
+    return 1
+}
+
+# What the runs of WORK did so far, as "EXECUTIONS COV FT": executions summed over every run
+# (its final count if it ended, else its latest status line), coverage and features the most
+# any run reached.
+fuzz_totals() {
+    local logs=("$1"/logs/*.log)
+    [[ -e ${logs[0]} ]] || { echo "0 0 0"; return; }
+    awk 'FNR == 1 { total += runs; runs = 0 }
+        /^#[0-9]+/ { runs = substr($1, 2) + 0 }
+        /^stat::number_of_executed_units:/ { runs = $2 + 0 }
+        / cov: [0-9]+ ft: [0-9]+/ {
+            for (i = 1; i < NF; i++) {
+                if ($i == "cov:" && $(i + 1) + 0 > cov) cov = $(i + 1) + 0
+                if ($i == "ft:" && $(i + 1) + 0 > ft) ft = $(i + 1) + 0
+            }
+        }
+        END { print total + runs, cov + 0, ft + 0 }' "${logs[@]}"
+}
 
 # The libFuzzer targets, one per line.
 fuzz_targets() {
