@@ -86,10 +86,10 @@ SEARCH=(-max_len="$MAX_LEN" -entropic=0)
 
 # The main job's way of fuzzing on every core (scripts/fuzz, and scripts/bench's measure of it):
 # one plain libFuzzer process per core. All of them write new inputs into one folder, WORK/new,
-# and read each other's from there (libFuzzer's -reload, every 10 s); each is started again after a
-# divergence while time is left, so the run goes on past it. Not libFuzzer's -fork mode, whose
-# jobs run 1, 2, 3... seconds each (up to 300) and start from a sample of the corpus: it ran 40%
-# fewer executions (cache/benches/experiments.md has the runs).
+# and read each other's from there (libFuzzer's -reload, every 10 s); each is started again
+# after a divergence while time is left, so the run goes on past it. Not libFuzzer's -fork
+# mode, whose jobs run 1, 2, 3... seconds each (up to 300) and start from a sample of the
+# corpus: in five minutes it ran 39% fewer executions (cache/benches/experiments.md).
 #
 #   start_workers FUZZER WORK DEADLINE FLAG... -- CORPUS...
 #
