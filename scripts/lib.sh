@@ -32,8 +32,8 @@ ensure_cargo_fuzz() {
 # No sanitizer, unless the caller asks for one (`select_toolchain address`: scripts/smoke) and
 # nightly is there to build it. The cache, the model and the harness have no unsafe code, so
 # AddressSanitizer can only find memory errors in dependencies (hashbrown's raw table), and it
-# costs nine executions in ten: the main job (scripts/fuzz lockstep 120, both cores) ran 992,574
-# executions with it and 8,993,873 without; one core, 20 s from the corpus, 7,360 against
+# costs nine executions in ten: the main job (scripts/fuzz lockstep 30, both cores) ran 542,061
+# executions with it and 5,216,545 without; one core, 20 s from the corpus, 7,360 against
 # 59,207 exec/s. So the long runs go without it, at the speed scripts/hunt's times assume, and
 # CI's short smoke runs (and ClusterFuzzLite) keep it. FUZZ_SANITIZER overrides the choice
 # (e.g. FUZZ_SANITIZER=address scripts/fuzz).
