@@ -162,12 +162,15 @@ fuzz_worker() {
 
 # Stops the workers of WORK: no more runs, and Ctrl-C for the ones in progress.
 stop_workers() {
-    local work=$1 file
+    local work=$1 file pid
     : >"$work/stop"
     for file in "$work"/pid.*; do
-        [[ -e $file ]] && kill -INT "$(cat "$file")" 2>/dev/null
+        # A run may have ended, and its file gone, since: a Ctrl-C reaches the runs too. Under
+        # `set -e` a failed kill here ended the script before it merged what the runs found.
+        if read -r pid 2>/dev/null <"$file"; then
+            kill -INT "$pid" 2>/dev/null || true
+        fi
     done
-    return 0
 }
 
 # Whether any of WORKERS is still running.
