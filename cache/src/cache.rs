@@ -1053,19 +1053,22 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// miss each.) The old index stays in place until the new one is done, so a panicking
     /// `Hash` leaves the cache as it was.
     fn reindex(&mut self, room: usize) {
-        // hashbrown fills a table up to 7/8 of its buckets. A full cache fills at most half of
-        // them instead: every eviction may leave a tombstone, and a table full of both probes
-        // far. One more bucket holds a full cache's new key until the evicted key's is freed.
+        // hashbrown fills a table up to 7/8 of its buckets, and a growing cache lets it: its
+        // index doubles as its slots do, so a cache that never fills never holds an index for
+        // the full one. A full cache fills at most half of them instead: every eviction may
+        // leave a tombstone, and a table full of both probes far. One more bucket holds a full
+        // cache's new key until the evicted key's is freed.
         let half_full = |entries: usize| entries.saturating_add(1).saturating_mul(7) / 4;
-        let mut capacity = half_full(room.max(self.slots.len()));
+        let limit = self.limit();
+        let room = room.max(self.slots.len());
+        let mut index = HashTable::with_capacity(if room < limit { room } else { half_full(limit) });
         // hashbrown rounds its buckets up to a power of two, which can make room for up to twice
-        // as many entries as asked: if the cache might fill up in this table, make it the full
+        // as many entries as asked: if the cache can fill up in this table, make it the full
         // cache's.
-        if capacity.saturating_mul(2) >= self.limit() {
-            capacity = half_full(self.limit());
+        if room < limit && index.capacity() >= limit {
+            index = HashTable::with_capacity(half_full(limit));
         }
         let (slots, hasher) = (&self.slots, &self.hasher);
-        let mut index = HashTable::with_capacity(capacity);
         for (i, slot) in (0..).zip(slots) {
             index.insert_unique(hasher.hash_one(&slot.key), i, |&j| hasher.hash_one(&slots[j as usize].key));
         }
@@ -1235,6 +1238,18 @@ mod tests {
             assert_eq!(cache.index.num_buckets(), buckets, "capacity {capacity}");
             assert_eq!(cache.check_invariants(), Ok(()));
         }
+    }
+
+    #[test]
+    fn a_growing_cache_holds_an_index_for_its_entries_not_its_capacity() {
+        // 600,000 entries fit hashbrown's 2^20 buckets at its own load of 7/8: a cache of a
+        // million that never fills needs no more. Full, it takes 2^21, to stay half full.
+        let mut cache = filled(1_000_000, None, 600_000);
+        assert_eq!(cache.index.num_buckets(), 1 << 20);
+        for k in 600_000..1_000_000 {
+            cache.put(k, k);
+        }
+        assert_eq!(cache.index.num_buckets(), 1 << 21);
     }
 
     #[test]

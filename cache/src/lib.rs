@@ -81,10 +81,11 @@ indices) while staying in safe Rust:
   its place, so there are no holes, no free list and no `Option` tags. The vector grows by
   doubling but never past the capacity, and nothing is allocated before the first entry.
 * **Index.** A `hashbrown::HashTable<u32>` maps a key's hash to its slot: 4 bytes per bucket
-  plus hashbrown's control byte, instead of a copy of the key. The cache sizes it itself, so
-  that a full cache fills at most half of the buckets, and rebuilds it in slot order when
-  hashbrown would rehash. (Every eviction may leave a tombstone; left to itself, hashbrown
-  would sooner or later double the table of a busy full cache.)
+  plus hashbrown's control byte, instead of a copy of the key. The cache sizes it itself: a
+  growing cache's index doubles as its slots do, at hashbrown's own load, and a full cache's
+  fills at most half of its buckets; either is rebuilt in slot order when hashbrown would
+  rehash. (Every eviction may leave a tombstone; left to itself, hashbrown would sooner or
+  later double the table of a busy full cache.)
 * **Expiry.** With a ttl, a parallel `Vec` holds each slot's deadline and the links of a
   second list in write order. With one ttl and a monotonic clock, write order is deadline
   order, so the expired entries are always a prefix of that list: every `&mut` call drops that
