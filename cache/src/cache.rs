@@ -13,6 +13,7 @@ use hashbrown::hash_table::Entry;
 use crate::clock::{Clock, SystemClock};
 use crate::iter::{IntoIter, Iter, IterMut};
 use crate::list::{Links, List, NIL, Node};
+use crate::upcoming::Upcoming;
 
 /// The hasher a cache uses unless told otherwise: hashbrown's default (foldhash), fast and
 /// seeded per cache.
@@ -52,26 +53,6 @@ impl<K, V> Node for Slot<K, V> {
     }
 }
 
-/// The deadline of the slot with the same index, linked into the expiry list.
-///
-/// Kept apart from [`Slot`] so that a cache without a ttl pays nothing for expiry.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Timer {
-    pub(crate) deadline: u64,
-    pub(crate) expiry: Links,
-}
-
-impl Node for Timer {
-    #[inline]
-    fn links(&self) -> &Links {
-        &self.expiry
-    }
-    #[inline]
-    fn links_mut(&mut self) -> &mut Links {
-        &mut self.expiry
-    }
-}
-
 /// What a write did, for `put` and `push` to translate into their return values.
 enum Write<K, V> {
     /// A new entry was stored with room to spare.
@@ -93,20 +74,20 @@ enum Write<K, V> {
 pub struct Cache<K, V, C: Clock = SystemClock, S = DefaultHashBuilder> {
     /// Entries, densely packed: removing one moves the last slot into its place.
     pub(crate) slots: Vec<Slot<K, V>>,
-    /// With a ttl, `timers[i]` is the deadline of `slots[i]`; without one, it is empty.
-    pub(crate) timers: Vec<Timer>,
+    /// With a ttl, `deadlines[i]` is when `slots[i]` expires; without one, it is empty. Kept
+    /// apart from the slots so that a cache without a ttl pays nothing for expiry.
+    pub(crate) deadlines: Vec<u64>,
     /// The index of every slot, found by its key's hash.
     pub(crate) index: HashTable<u32>,
     /// Most recently used at the head, least recently used at the tail.
     pub(crate) recency: List,
-    /// Through `timers`: first to expire at the head. One ttl and a monotonic clock make
-    /// write order deadline order, so expired entries are always a prefix of this list.
-    pub(crate) expiry: List,
-    /// The deadline at the head of the expiry list, or `u64::MAX` if there is none: every
-    /// `&mut` call compares the time with it, so it is kept here rather than behind two loads.
+    /// Records of the entries that expire soonest; see [`Upcoming`].
+    pub(crate) upcoming: Upcoming,
+    /// No entry expires before this (`u64::MAX` without a ttl): `upcoming.next_check()`, or
+    /// earlier. Every `&mut` call compares the time with it, so it is kept here, in one load.
     pub(crate) next_deadline: u64,
-    /// The latest deadline given out since the cache was made or cleared: the floor for the
-    /// next one. Kept here so that a write need not read the expiry list's tail.
+    /// The latest deadline given out since the cache was made or cleared, and at least
+    /// `upcoming`'s horizon: the floor for the next one, below which the clock went backwards.
     pub(crate) last_deadline: u64,
     pub(crate) capacity: usize,
     pub(crate) ttl: Option<u64>,
@@ -191,11 +172,11 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     pub fn with_clock_and_hasher(capacity: usize, ttl: Option<u64>, clock: C, hasher: S) -> Self {
         Self {
             slots: Vec::new(),
-            timers: Vec::new(),
+            deadlines: Vec::new(),
             index: HashTable::new(),
             recency: List::EMPTY,
-            expiry: List::EMPTY,
-            next_deadline: u64::MAX,
+            upcoming: no_upcoming(ttl),
+            next_deadline: no_upcoming(ttl).next_check(),
             last_deadline: 0,
             capacity,
             ttl,
@@ -463,7 +444,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
 
     /// The least recently used live entry, leaving the recency order alone.
     ///
-    /// Like [`len`](Self::len), it cannot clean up: it steps over the entries that expired
+    /// Taking `&self`, it cannot clean up: it steps over the entries that expired
     /// since the last `&mut` call.
     ///
     /// # Example
@@ -588,8 +569,9 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
 
     /// The number of live entries.
     ///
-    /// Never walks the live entries: with a ttl it skips only those that expired since the
-    /// last `&mut` call, which are cleaned up by that next call.
+    /// Constant time, unless an entry may have expired since the last `&mut` call (which
+    /// drops what has expired): then, taking `&self`, it cannot clean up, and reads every
+    /// deadline to count the live entries.
     ///
     /// # Example
     ///
@@ -602,14 +584,14 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         self.live_at(self.now())
     }
 
-    /// How many entries are live at `now`: all but the expired prefix of the expiry list.
+    /// How many entries are live at `now`: all of them, unless one may have expired since the
+    /// last `&mut` call cleaned up; then every deadline is read.
     fn live_at(&self, now: u64) -> usize {
-        let mut expired = 0;
-        let mut i = self.expiry.head;
-        while i != NIL && !self.is_live(i, now) {
-            expired += 1;
-            i = self.timers[i as usize].expiry.next;
-        }
+        let expired = if now < self.next_deadline {
+            0
+        } else {
+            self.deadlines.iter().filter(|&&deadline| deadline <= now).count()
+        };
         self.slots.len() - expired
     }
 
@@ -624,9 +606,12 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// assert!(!cache.is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        // The last entry to expire is alive exactly when any entry is.
-        let newest = if self.ttl.is_some() { self.expiry.tail } else { self.recency.head };
-        newest == NIL || !self.is_live(newest, self.now())
+        let now = self.now();
+        if now < self.next_deadline {
+            return self.slots.is_empty();
+        }
+        // Something may have expired since the last `&mut` call: look for a live entry.
+        !self.deadlines.iter().any(|&deadline| now < deadline)
     }
 
     /// The most entries the cache holds.
@@ -680,7 +665,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         self.capacity = capacity;
         if limit < self.slots.capacity() {
             self.slots.shrink_to(limit);
-            self.timers.shrink_to(limit);
+            self.deadlines.shrink_to(limit);
             self.reindex(limit);
         }
     }
@@ -697,10 +682,10 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// ```
     pub fn clear(&mut self) {
         self.index.clear();
-        self.timers.clear();
+        self.deadlines.clear();
         self.recency = List::EMPTY;
-        self.expiry = List::EMPTY;
-        self.next_deadline = u64::MAX;
+        self.upcoming = no_upcoming(self.ttl);
+        self.note_next_deadline();
         self.last_deadline = 0;
         // Last, once nothing names a slot: dropping the entries runs the users' `Drop`, and if
         // one panics, the rest are still dropped and the cache is already empty and sound.
@@ -758,11 +743,11 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// ```
     pub fn iter(&self) -> Iter<'_, K, V> {
         let now = self.now();
-        Iter::new(&self.slots, &self.timers, self.recency, now, self.live_at(now))
+        Iter::new(&self.slots, &self.deadlines, self.recency, now, self.live_at(now))
     }
 
     /// Like [`iter`](Self::iter), but each value can be changed in place: the recency order, the
-    /// stats and the timers are left alone.
+    /// stats and the deadlines are left alone.
     ///
     /// Drops the expired entries first, as every `&mut` call does, then allocates one slice of
     /// references (three words per entry) to hand them out in order without `unsafe` code.
@@ -817,8 +802,8 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
 
     #[inline]
     pub(crate) fn is_live(&self, i: u32, now: u64) -> bool {
-        // Without a ttl there are no timers and every entry is live.
-        self.timers.get(i as usize).is_none_or(|t| now < t.deadline)
+        // Without a ttl there are no deadlines and every entry is live.
+        self.deadlines.get(i as usize).is_none_or(|&deadline| now < deadline)
     }
 
     #[inline]
@@ -831,8 +816,8 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     }
 
     /// Reads the clock (only a cache with a ttl has one to read), drops every entry that has
-    /// expired by then, and returns the time. Expired entries are a prefix of the expiry list,
-    /// so this costs one comparison plus one removal per expired entry.
+    /// expired by then, and returns the time. Costs one comparison, unless an entry may have
+    /// expired.
     #[inline]
     fn purge_now(&mut self) -> u64 {
         if self.ttl.is_none() {
@@ -846,11 +831,59 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         now
     }
 
+    /// Drops every entry that has expired by `now`: those listed, and if the clock has reached
+    /// the horizon, the rest, once the next pass has listed them.
     #[inline(never)]
     fn purge_expired(&mut self, now: u64) {
-        while self.expiry.head != NIL && !self.is_live(self.expiry.head, now) {
-            self.remove_slot(self.expiry.head);
+        self.drop_listed(now);
+        if now >= self.upcoming.horizon() {
+            self.renew_upcoming(now);
+            self.drop_listed(now);
         }
+        self.note_next_deadline();
+    }
+
+    /// Drops the entries whose records say they have expired by `now`, skipping stale records.
+    fn drop_listed(&mut self, now: u64) {
+        while let Some((deadline, i)) = self.upcoming.first() {
+            if deadline > now {
+                break;
+            }
+            if self.deadlines.get(i as usize).is_none_or(|&deadline| deadline > now) {
+                // Stale: the entry was written again, or has gone and another is in its slot.
+                self.upcoming.pop_first();
+                continue;
+            }
+            // Hashed while the record is still there: if `Hash` panics, nothing has changed.
+            let hash = self.hasher.hash_one(&self.slots[i as usize].key);
+            let moved_hash = moved_hash(&self.slots, &self.hasher, i);
+            self.upcoming.pop_first();
+            self.unindex(hash, i);
+            drop(self.take_slot(i, moved_hash));
+        }
+    }
+
+    /// The clock has reached `upcoming`'s horizon: lists the soonest deadlines again, the
+    /// expired ones among them first. If more have expired than that lists (the clock jumped),
+    /// drops them in one pass first instead.
+    #[cold]
+    fn renew_upcoming(&mut self, now: u64) {
+        let latest = now.saturating_add(self.ttl.unwrap_or(0));
+        self.upcoming.rebuild(&self.deadlines, now, latest);
+        if self.upcoming.horizon() <= now {
+            // Nothing is listed while the expired go, so their removals record nothing; if a
+            // `Hash` or `Drop` panics meanwhile, the next call starts over.
+            self.upcoming = Upcoming::new(0);
+            self.next_deadline = 0;
+            // From the back: a removal moves the last slot, already seen to be live, into the hole.
+            for i in (0..self.slots.len()).rev() {
+                if self.deadlines[i] <= now {
+                    drop(self.remove_slot(i as u32));
+                }
+            }
+            self.upcoming.rebuild(&self.deadlines, now, latest);
+        }
+        self.last_deadline = self.last_deadline.max(self.upcoming.horizon());
     }
 
     /// Cleans up, then finds a live `key`, counts a hit or a miss, and makes it the most
@@ -898,8 +931,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         if limit == 0 {
             return Write::Refused(key, value);
         }
-        // The new entry's deadline (without a ttl, none is kept): the latest so far, so that
-        // the expiry list stays sorted.
+        // The new entry's deadline (without a ttl, none is kept): the latest so far.
         let deadline = match self.ttl {
             None => u64::MAX,
             Some(ttl) => {
@@ -910,7 +942,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
                     return Write::DeadOnArrival;
                 }
                 if deadline < self.last_deadline {
-                    self.pull_deadlines_back(deadline);
+                    self.pull_deadlines_back(now, deadline);
                 }
                 self.last_deadline = deadline;
                 deadline
@@ -979,72 +1011,45 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
             let grow = len.max(4).min(self.limit() - len);
             self.slots.reserve_exact(grow);
             if self.ttl.is_some() {
-                self.timers.reserve_exact(grow);
+                self.deadlines.reserve_exact(grow);
             }
         }
         self.slots.push(Slot { key, value, recency: Links::DETACHED });
         self.recency.push_front(&mut self.slots, i);
+        // No earlier than `upcoming`'s horizon (see `last_deadline`), so it needs no record.
         if self.ttl.is_some() {
-            self.timers.push(Timer { deadline, expiry: Links::DETACHED });
-            self.expiry.push_back(&mut self.timers, i);
-            // The first to expire changes only if the list was empty.
-            if self.expiry.head == i {
-                self.next_deadline = deadline;
-            }
+            self.deadlines.push(deadline);
         }
     }
 
-    /// The deadline at the head of the expiry list, or `u64::MAX` if there is none: what
-    /// `next_deadline` keeps.
-    #[inline]
-    pub(crate) fn first_deadline(&self) -> u64 {
-        self.timers.get(self.expiry.head as usize).map_or(u64::MAX, |t| t.deadline)
-    }
-
-    /// Reads the deadline at the head of the expiry list into `next_deadline`, after the head
-    /// may have changed.
+    /// Reads the earliest time an entry may expire into `next_deadline`, after `upcoming`
+    /// changed.
     #[inline]
     fn note_next_deadline(&mut self) {
-        self.next_deadline = self.first_deadline();
+        self.next_deadline = self.upcoming.next_check();
     }
 
     /// The clock went backwards: entries written at a later time than now would expire only
     /// when the clock caught up with them again (after a glitch to `u64::MAX`, never). They get
-    /// `deadline` instead, the one a write now gives, which keeps the expiry list sorted: no
-    /// entry outlives a ttl from now.
-    #[expect(
-        clippy::inline_always,
-        reason = "out of line, its call made every write save more registers: 132.7 / 124.5 instructions per operation without a ttl, 132.0 / 123.5 inlined"
-    )]
-    #[inline(always)]
-    fn pull_deadlines_back(&mut self, deadline: u64) {
-        let mut i = self.expiry.tail;
-        while let Some(timer) = self.timers.get_mut(i as usize) {
-            if timer.deadline <= deadline {
-                break;
-            }
-            timer.deadline = deadline;
-            i = timer.expiry.prev;
+    /// `deadline` instead, the one a write now gives: no entry outlives a ttl from now, and no
+    /// deadline is later than the next write's. A pass over every deadline, only ever after the
+    /// clock went back.
+    #[cold]
+    #[inline(never)]
+    fn pull_deadlines_back(&mut self, now: u64, deadline: u64) {
+        for later in self.deadlines.iter_mut().filter(|later| **later > deadline) {
+            *later = deadline;
         }
+        self.upcoming.rebuild(&self.deadlines, now, deadline);
         self.note_next_deadline();
     }
 
-    /// An overwritten slot expires last: move it to the back of the expiry list.
-    // Measured with `scripts/bench --instructions`: left to itself the compiler calls this, and
-    // every write with a ttl pays for the call.
-    #[expect(
-        clippy::inline_always,
-        reason = "4 fewer instructions per operation with a ttl at 10,000 entries, 6 when entries expire"
-    )]
-    #[inline(always)]
+    /// Slot `i` was written again: it expires at `deadline` instead. Its record, if it has one,
+    /// is now stale: nothing else to do.
+    #[inline]
     fn restart_timer(&mut self, i: u32, deadline: u64) {
-        if self.ttl.is_some() {
-            self.timers[i as usize].deadline = deadline;
-            let was_first = self.expiry.head == i;
-            self.expiry.move_to_back(&mut self.timers, i);
-            if was_first {
-                self.note_next_deadline();
-            }
+        if let Some(old) = self.deadlines.get_mut(i as usize) {
+            *old = deadline;
         }
     }
 
@@ -1096,19 +1101,18 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     fn take_slot(&mut self, i: u32, moved_hash: Option<u64>) -> (K, V) {
         self.recency.unlink(&mut self.slots, i);
         let ttl = self.ttl.is_some();
-        if ttl {
-            self.expiry.unlink(&mut self.timers, i);
-            self.note_next_deadline();
-        }
         let last = (self.slots.len() - 1) as u32;
         let slot = self.slots.swap_remove(i as usize);
         if ttl {
-            self.timers.swap_remove(i as usize);
+            self.deadlines.swap_remove(i as usize);
         }
         if let Some(hash) = moved_hash {
             self.recency.relocate(&mut self.slots, i);
             if ttl {
-                self.expiry.relocate(&mut self.timers, i);
+                // The moved entry's record, if it had one, names `last`: it gets one at `i`.
+                if self.upcoming.moved(self.deadlines[i as usize], i) {
+                    self.note_next_deadline();
+                }
             }
             if let Some(moved) = self.index.find_mut(hash, |&j| j == last) {
                 *moved = i;
@@ -1116,6 +1120,12 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         }
         (slot.key, slot.value)
     }
+}
+
+/// What a cache with `ttl` (or without) lists before its first call: nothing, and without a
+/// ttl nothing ever. With one, the first call passes over the deadlines (there are none yet).
+fn no_upcoming(ttl: Option<u64>) -> Upcoming {
+    Upcoming::new(if ttl.is_some() { 0 } else { u64::MAX })
 }
 
 /// How many entries a cache of `capacity` may store: the capacity, within what `u32` indices can
@@ -1218,7 +1228,7 @@ mod tests {
         for capacity in [1, 5, 37, 1000] {
             let cache = filled(capacity, Some(100), 2 * capacity as u32);
             assert_eq!(cache.slots.capacity(), capacity, "slots for capacity {capacity}");
-            assert_eq!(cache.timers.capacity(), capacity, "timers for capacity {capacity}");
+            assert_eq!(cache.deadlines.capacity(), capacity, "deadlines for capacity {capacity}");
         }
     }
 
@@ -1257,7 +1267,7 @@ mod tests {
         let mut cache = filled(1000, Some(100), 1000);
         let index_before = cache.index.capacity();
         cache.resize(10);
-        assert!(cache.slots.capacity() < 20 && cache.timers.capacity() < 20);
+        assert!(cache.slots.capacity() < 20 && cache.deadlines.capacity() < 20);
         assert!(cache.index.capacity() < index_before / 10);
         assert_eq!(cache.check_invariants(), Ok(()));
     }

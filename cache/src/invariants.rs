@@ -8,7 +8,7 @@ use crate::clock::Clock;
 impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// Checks the internal invariants and says which one is broken: the slots are within the
     /// capacity, the index maps every key to its own slot, the recency list links every slot
-    /// exactly once, and with a ttl the expiry list does too, in deadline order.
+    /// exactly once, and with a ttl every entry has a deadline and the soonest are listed.
     ///
     /// Linear in the number of entries; meant for tests and fuzzers, not for production paths.
     ///
@@ -45,39 +45,27 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
             return Err(format!("the recency list links {linked} of {len} slots"));
         }
         if self.ttl.is_none() {
-            return match (self.timers.is_empty(), self.next_deadline) {
-                (false, _) => Err("timers without a ttl".into()),
+            return match (self.deadlines.is_empty(), self.next_deadline) {
+                (false, _) => Err("deadlines without a ttl".into()),
                 (true, u64::MAX) => Ok(()),
                 (true, deadline) => Err(format!("next_deadline is {deadline} without a ttl")),
             };
         }
-        if self.timers.len() != len {
-            return Err(format!("{} timers for {len} slots", self.timers.len()));
+        if self.deadlines.len() != len {
+            return Err(format!("{} deadlines for {len} slots", self.deadlines.len()));
         }
-        let (mut latest, mut sorted) = (0, true);
-        let linked = self
-            .expiry
-            .walk(&self.timers, |i| {
-                let deadline = self.timers[i as usize].deadline;
-                sorted &= latest <= deadline;
-                latest = deadline;
-            })
-            .map_err(|e| format!("expiry list: {e}"))?;
-        if linked != len {
-            return Err(format!("the expiry list links {linked} of {len} slots"));
-        }
-        if !sorted {
-            return Err("the expiry list is out of deadline order".into());
-        }
+        let latest = self.deadlines.iter().copied().max().unwrap_or(0).max(self.upcoming.horizon());
         if self.last_deadline < latest {
-            return Err(format!("last_deadline is {} but a deadline is {latest}", self.last_deadline));
-        }
-        let head = self.first_deadline();
-        if self.next_deadline != head {
             return Err(format!(
-                "next_deadline is {} but the expiry list starts at {head}",
-                self.next_deadline
+                "last_deadline is {} but a deadline or the horizon is {latest}",
+                self.last_deadline
             ));
+        }
+        self.upcoming.check(&self.deadlines).map_err(|e| format!("upcoming expiries: {e}"))?;
+        // Earlier is allowed (the next call only looks for nothing), later is not.
+        let next = self.upcoming.next_check();
+        if self.next_deadline > next {
+            return Err(format!("next_deadline is {} but an entry may expire at {next}", self.next_deadline));
         }
         Ok(())
     }
@@ -88,6 +76,7 @@ mod tests {
     use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
     use crate::list::NIL;
+    use crate::upcoming::Upcoming;
     use crate::{Cache, ManualClock};
 
     /// A hasher without a random seed, so that each test breaks the same index on every run.
@@ -137,22 +126,45 @@ mod tests {
         assert!(broken(|c| c.slots[0].recency.next = 7).contains("recency"));
     }
 
-    #[test]
-    fn sees_broken_expiry_links_and_order() {
-        assert!(broken(|c| c.expiry.head = NIL).contains("expiry"));
-        assert!(broken(|c| c.timers[0].deadline = 100).contains("deadline order"));
-        assert!(
-            broken(|c| {
-                c.timers.pop();
-            })
-            .contains("timers")
-        );
+    /// `sound()` with the clock moved on, so that the two oldest entries expired and a pass
+    /// listed the last as the next to expire.
+    fn listed() -> TestCache {
+        let mut cache = sound();
+        cache.clock.set(11);
+        assert_eq!(cache.get(&9), None);
+        assert_eq!(cache.upcoming.first(), Some((12, 0)));
+        assert_eq!(cache.upcoming.horizon(), 21);
+        assert_eq!(cache.check_invariants(), Ok(()));
+        cache
     }
 
     #[test]
-    fn sees_a_next_deadline_that_is_not_the_first_one() {
-        assert!(broken(|c| c.next_deadline = 5).contains("next_deadline"));
-        assert!(broken(|c| c.next_deadline = u64::MAX).contains("next_deadline"));
+    fn sees_missing_or_wrong_deadlines() {
+        assert!(
+            broken(|c| {
+                c.deadlines.pop();
+            })
+            .contains("deadlines for")
+        );
+        let mut cache = listed();
+        cache.deadlines[0] = 15;
+        assert!(cache.check_invariants().unwrap_err().contains("slot 0 expires at 15"));
+    }
+
+    #[test]
+    fn sees_an_upcoming_expiry_that_is_not_listed() {
+        let mut cache = listed();
+        cache.upcoming = Upcoming::new(cache.upcoming.horizon());
+        assert!(cache.check_invariants().unwrap_err().contains("no record"));
+    }
+
+    #[test]
+    fn sees_a_next_deadline_after_the_first_one() {
+        // Nothing is listed yet: the first entry may expire at the horizon, its deadline.
+        assert!(broken(|c| c.next_deadline = 11).contains("next_deadline"));
+        let mut cache = listed();
+        cache.next_deadline = 13;
+        assert!(cache.check_invariants().unwrap_err().contains("next_deadline"));
     }
 
     #[test]
@@ -161,7 +173,7 @@ mod tests {
     }
 
     #[test]
-    fn sees_timers_without_a_ttl() {
-        assert!(broken(|c| c.ttl = None).contains("timers without a ttl"));
+    fn sees_deadlines_without_a_ttl() {
+        assert!(broken(|c| c.ttl = None).contains("deadlines without a ttl"));
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::iter::FusedIterator;
 
-use crate::cache::{Slot, Timer};
+use crate::cache::Slot;
 use crate::list::{Links, List, NIL};
 
 /// An iterator over a cache's live entries, most recently used first; see
@@ -15,7 +15,7 @@ use crate::list::{Links, List, NIL};
 /// expires while the iterator is alive is still yielded.
 pub struct Iter<'a, K, V> {
     slots: &'a [Slot<K, V>],
-    timers: &'a [Timer],
+    deadlines: &'a [u64],
     /// The next slot from each end.
     front: u32,
     back: u32,
@@ -31,12 +31,12 @@ impl<'a, K, V> Iter<'a, K, V> {
     /// Walks the `recency` list through `slots`, yielding the `live` entries alive at `now`.
     pub(crate) fn new(
         slots: &'a [Slot<K, V>],
-        timers: &'a [Timer],
+        deadlines: &'a [u64],
         recency: List,
         now: u64,
         live: usize,
     ) -> Self {
-        Self { slots, timers, front: recency.head, back: recency.tail, now, live, unvisited: slots.len() }
+        Self { slots, deadlines, front: recency.head, back: recency.tail, now, live, unvisited: slots.len() }
     }
 
     /// Steps from the front (`forward`) or the back towards the other end, past expired entries,
@@ -52,8 +52,8 @@ impl<'a, K, V> Iter<'a, K, V> {
                 self.back = slot.recency.prev;
             }
             self.unvisited -= 1;
-            // Without a ttl there are no timers and every entry is live.
-            if self.timers.get(at as usize).is_none_or(|t| self.now < t.deadline) {
+            // Without a ttl there are no deadlines and every entry is live.
+            if self.deadlines.get(at as usize).is_none_or(|&deadline| self.now < deadline) {
                 self.live -= 1;
                 return Some((&slot.key, &slot.value));
             }

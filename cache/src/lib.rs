@@ -86,21 +86,29 @@ indices) while staying in safe Rust:
   fills at most half of its buckets; either is rebuilt in slot order when hashbrown would
   rehash. (Every eviction may leave a tombstone; left to itself, hashbrown would sooner or
   later double the table of a busy full cache.)
-* **Expiry.** With a ttl, a parallel `Vec` holds each slot's deadline and the links of a
-  second list in write order. With one ttl and a monotonic clock, write order is deadline
-  order, so the expired entries are always a prefix of that list: every `&mut` call drops that
-  prefix first (amortised O(1)), after which every stored entry is live and lookups need no
-  deadline check. A cache without a ttl never reads its clock and stores no deadlines.
+* **Expiry.** With a ttl, a parallel `Vec` holds each slot's deadline: 8 bytes per entry.
+  Which entries expire next is kept for the soonest only: a pass over the deadlines lists,
+  sorted, an 8-byte record (slot and deadline) for every entry whose deadline comes before a
+  horizon, about one entry in eight. With one ttl and a monotonic clock, a write's deadline is
+  never before the horizon, so writes list nothing; records whose entry was written again or
+  removed are skipped when their time comes. Every `&mut` call compares the time with the first
+  record and drops what has expired, after which every stored entry is live and lookups need no
+  deadline check. When the clock reaches the horizon, the next pass lists the next entries; it
+  is paid for by the listed ones, each of which has expired or been written or removed since.
+  (An expiry list through every entry would find the next without a pass, for 8 bytes more
+  per entry: `cache/benches/experiments.md` has the trade.) A cache without a ttl never reads
+  its clock and stores no deadlines.
 * **In-place eviction.** A new key in a full cache reuses the least recently used slot: one
   probe finds that the key is new and where it goes, one more removes the evicted key. Nothing
   is allocated, except when the tombstones evictions leave have used up the index's spare
   buckets: then the index is rebuilt at the same size, an amortised O(1) cost.
 
-Every single-key operation is O(1), amortised where expired entries are dropped or the index
-rebuilt. `len`, `peek_lru` and `peek_mru` take `&self` and cannot drop anything: each call
-steps over the entries that expired since the last `&mut` call. `iter`, `iter_mut` and
-`retain` are linear; `iter_mut` also allocates a reference per entry. Iterating the cache by
-value (`into_iter`) takes O(1) per entry.
+Every single-key operation is O(1), amortised where expired entries are dropped, the deadlines
+passed over or the index rebuilt. `len`, `is_empty`, `peek_lru` and `peek_mru` take `&self` and
+cannot drop anything: `peek_lru` and `peek_mru` step over the entries that expired since the
+last `&mut` call, and `len` (so `iter`) then reads every deadline to count the live ones.
+`iter`, `iter_mut` and `retain` are linear; `iter_mut` also allocates a reference per entry.
+Iterating the cache by value (`into_iter`) takes O(1) per entry.
 
 # Limits
 
@@ -123,6 +131,7 @@ mod clock;
 mod invariants;
 mod iter;
 mod list;
+mod upcoming;
 
 pub use crate::cache::{Cache, DefaultHashBuilder, Stats};
 pub use crate::clock::{Clock, CoarseClock, ManualClock, SystemClock};

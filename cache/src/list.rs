@@ -1,10 +1,10 @@
 //! Doubly linked lists threaded through a slice by `u32` indices.
 //!
-//! The cache keeps two such lists over its slots: recency (most recently used first) and expiry
-//! (first to expire first). Indices instead of pointers keep the code safe, halve the link size
-//! on 64-bit targets, and let a slot move in memory with one [`List::relocate`].
+//! The cache keeps its recency order in one, through its slots (most recently used first).
+//! Indices instead of pointers keep the code safe, halve the link size on 64-bit targets, and let
+//! a slot move in memory with one [`List::relocate`].
 //!
-//! The lists end in `NIL` rather than closing into a circle. A circular list turns an eviction
+//! The list ends in `NIL` rather than closing into a circle. A circular list turns an eviction
 //! into a rotation that writes no link, but every other move must then read and write the tail
 //! too: measured with `scripts/bench --instructions`, it ran 137 and 132 instructions per
 //! operation at 10,000 and 1,000,000 entries, against 132 and 123 (`experiment/circular-lists`
@@ -57,19 +57,6 @@ impl List {
             at(nodes, old).prev = i;
         }
         self.head = i;
-    }
-
-    /// Links the detached node `i` in at the tail.
-    #[inline]
-    pub(crate) fn push_back<N: Node>(&mut self, nodes: &mut [N], i: u32) {
-        let old = self.tail;
-        *at(nodes, i) = Links { prev: old, next: NIL };
-        if old == NIL {
-            self.head = i;
-        } else {
-            at(nodes, old).next = i;
-        }
-        self.tail = i;
     }
 
     /// Takes node `i` out of the list; its own links are left stale.

@@ -20,6 +20,7 @@ pub struct Bug {
 
 const CACHE: &str = "cache/src/cache.rs";
 const ITER: &str = "cache/src/iter.rs";
+const UPCOMING: &str = "cache/src/upcoming.rs";
 
 /// The edits that swap the cache's derived `Clone` for a hand-written one that copies every
 /// field and then sets `$field` to `$value`: the field a hand-written clone forgets.
@@ -34,8 +35,8 @@ macro_rules! clone_forgetting {
                     "impl<K: Clone, V: Clone, C: Clock + Clone, S: Clone> Clone for Cache<K, V, C, S> {\n",
                     "    fn clone(&self) -> Self {\n",
                     "        let mut copy = Self {\n",
-                    "            slots: self.slots.clone(), timers: self.timers.clone(), index: self.index.clone(),\n",
-                    "            recency: self.recency, expiry: self.expiry, next_deadline: self.next_deadline,\n",
+                    "            slots: self.slots.clone(), deadlines: self.deadlines.clone(), index: self.index.clone(),\n",
+                    "            recency: self.recency, upcoming: self.upcoming.clone(), next_deadline: self.next_deadline,\n",
                     "            last_deadline: self.last_deadline, capacity: self.capacity, ttl: self.ttl,\n",
                     "            clock: self.clock.clone(), hasher: self.hasher.clone(), stats: self.stats,\n",
                     "        };\n",
@@ -79,7 +80,7 @@ pub const BUGS: &[Bug] = &[
         name: "deadline-inclusive",
         summary: "an entry is still live exactly at its deadline (<= instead of <)",
         file: CACHE,
-        edits: &[(".is_none_or(|t| now < t.deadline)", ".is_none_or(|t| now <= t.deadline)")],
+        edits: &[(".is_none_or(|&deadline| now < deadline)", ".is_none_or(|&deadline| now <= deadline)")],
     },
     Bug {
         name: "overwrite-keeps-timer",
@@ -188,7 +189,7 @@ pub const BUGS: &[Bug] = &[
         name: "iter-shows-expired",
         summary: "iter yields entries that have expired",
         file: ITER,
-        edits: &[(".is_none_or(|t| self.now < t.deadline) {", ".is_none_or(|_| true) {")],
+        edits: &[(".is_none_or(|&deadline| self.now < deadline) {", ".is_none_or(|_| true) {")],
     },
     Bug {
         name: "moved-slot-hashed-late",
@@ -225,8 +226,8 @@ pub const BUGS: &[Bug] = &[
         summary: "walking the iterator from the back yields expired entries",
         file: ITER,
         edits: &[(
-            "            if self.timers.get(at as usize)",
-            "            if !forward || self.timers.get(at as usize)",
+            "            if self.deadlines.get(at as usize)",
+            "            if !forward || self.deadlines.get(at as usize)",
         )],
     },
     Bug {
@@ -411,6 +412,39 @@ pub const BUGS: &[Bug] = &[
         summary: "a clone forgets when its first entry expires, and keeps expired entries as live",
         file: CACHE,
         edits: clone_forgetting!("next_deadline", "u64::MAX"),
+    },
+    Bug {
+        name: "moved-entry-unrecorded",
+        summary: "a removal that moves an entry due to expire soon into the hole gives it no record there, so it outlives its deadline",
+        file: CACHE,
+        edits: &[(
+            "                if self.upcoming.moved(self.deadlines[i as usize], i) {\n                    self.note_next_deadline();\n                }\n",
+            "",
+        )],
+    },
+    Bug {
+        name: "stale-record-drops-rewritten",
+        summary: "a record whose entry was written again still drops what is in its slot at the old deadline",
+        file: CACHE,
+        edits: &[(
+            "if self.deadlines.get(i as usize).is_none_or(|&deadline| deadline > now) {",
+            "if self.deadlines.get(i as usize).is_none() {",
+        )],
+    },
+    Bug {
+        name: "horizon-past-unlisted",
+        summary: "a pass over the deadlines puts its horizon at the latest possible deadline, past entries it did not list",
+        file: UPCOMING,
+        edits: &[("base: now, horizon: cut };", "base: now, horizon: latest };")],
+    },
+    Bug {
+        name: "pass-skipped-at-horizon",
+        summary: "when the clock lands exactly on the horizon, the entries expiring there, listed by no pass, are not dropped",
+        file: CACHE,
+        edits: &[(
+            "        if self.upcoming.horizon() <= now {\n",
+            "        if self.upcoming.horizon() < now {\n",
+        )],
     },
 ];
 
