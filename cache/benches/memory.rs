@@ -15,6 +15,7 @@ use std::alloc::System;
 use std::fmt::Write as _;
 use std::hint::black_box;
 
+use cache::{Cache, ManualClock};
 use common::{Args, OURS_EXPIRING, Subject, Visitor, grouped, to_f64};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
@@ -28,18 +29,19 @@ struct Measure {
     rows: Vec<(&'static str, &'static str, f64)>,
 }
 
-impl Visitor for Measure {
-    fn visit<S: Subject + 'static>(&mut self, id: &'static str, label: &'static str, make: fn(usize) -> S) {
-        // With 1 tick per insertion its entries expire, so it would hold only half a cache.
-        if id == OURS_EXPIRING {
-            return;
-        }
-        let inserts = if S::BOUNDED { 2 * self.capacity } else { self.capacity };
+impl Measure {
+    /// Builds a cache with `make`, runs `fill` on it, and records its live heap bytes per unit
+    /// of capacity.
+    fn record<S>(
+        &mut self,
+        id: &'static str,
+        label: &'static str,
+        make: impl FnOnce() -> S,
+        fill: impl FnOnce(&mut S),
+    ) {
         let region = Region::new(GLOBAL);
-        let mut subject = make(self.capacity);
-        for key in 0..inserts as u64 {
-            subject.step(key, key);
-        }
+        let mut subject = make();
+        fill(&mut subject);
         let change = region.change();
         black_box(&subject);
         drop(subject);
@@ -49,12 +51,57 @@ impl Visitor for Measure {
     }
 }
 
+impl Visitor for Measure {
+    fn visit<S: Subject + 'static>(&mut self, id: &'static str, label: &'static str, make: fn(usize) -> S) {
+        let capacity = self.capacity;
+        // With 1 tick per insertion its entries expire, so it would hold only half a cache:
+        // `full_with_moving_clock` measures a full cache whose clock moves instead.
+        if id == OURS_EXPIRING {
+            return;
+        }
+        let inserts = if S::BOUNDED { 2 * capacity } else { capacity } as u64;
+        self.record(
+            id,
+            label,
+            || make(capacity),
+            |subject| {
+                for key in 0..inserts {
+                    subject.step(key, key);
+                }
+            },
+        );
+    }
+}
+
+/// Our cache full, with a clock that moves: a ttl of 1.5 × capacity ticks, one tick per insert,
+/// 4 × capacity inserts. Every entry is evicted just before its deadline, so the clock keeps
+/// reaching the horizon, and the records that each pass over the deadlines lists are counted,
+/// as a busy cache with a ttl holds them. (The other rows' clocks stand still.)
+fn full_with_moving_clock(measure: &mut Measure) {
+    let capacity = measure.capacity;
+    let clock = ManualClock::new(0);
+    let ttl = 3 * capacity as u64 / 2;
+    measure.record(
+        "cache_ttl_moving",
+        "cache, ttl 1.5 × capacity ticks, clock moving",
+        || Cache::<u64, u64, _>::with_clock(capacity, Some(ttl), clock.clone()),
+        |cache| {
+            for key in 0..4 * capacity as u64 {
+                clock.set(key);
+                cache.put(key, key);
+            }
+            assert_eq!(cache.len(), capacity, "the cache is full at the end");
+        },
+    );
+}
+
 fn main() {
     let args = Args::parse("memory");
     let capacity = args.capacities.iter().copied().max().unwrap_or(1_000_000);
     eprintln!("memory: filling each contender at capacity {}", grouped(capacity));
     let mut measure = Measure { capacity, rows: Vec::new() };
     common::for_each_contender(&mut measure);
+    full_with_moving_clock(&mut measure);
 
     let mut table = format!(
         "## Memory\n\nLive heap bytes per entry after inserting 2 × capacity keys (u64 → u64, 16 bytes of \
