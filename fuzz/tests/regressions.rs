@@ -325,3 +325,63 @@ fn into_iter_answer_db15b3a0() {
 fn put_len_cb58a716() {
     check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Put(1)] });
 }
+
+// lockstep divergence at step 5 of 5, Put(0): the cache's own invariant check failed
+//     cache: upcoming expiries: slot 0 expires at 3, before the horizon 4, but has no record
+//     model: Ok(())
+//
+// Planted bug `moved-entry-unrecorded` (a removal that moves an entry due to expire soon into the hole gives it no record there, so it outlives its deadline), found by fuzzing; shrunk from 126 to 5 operations (024bbbdf5c7a1d6d139c0280d26f3b2af323fca9).
+#[test]
+fn put_invariants_4146af53() {
+    check(&Case {
+        capacity: 2,
+        ttl: Some(2),
+        start: 0,
+        ops: vec![Put(0), Advance(1), Put(1), Advance(1), Put(0)],
+    });
+}
+
+// lockstep divergence at step 7 of 7, Put(1): stats() differs from the model's
+//     cache: Stats { hits: 0, misses: 0, evictions: 0 }
+//     model: Stats { hits: 0, misses: 0, evictions: 1 }
+//
+// Planted bug `stale-record-drops-rewritten` (a record whose entry was written again still drops what is in its slot at the old deadline), found by fuzzing; shrunk from 167 to 7 operations (061f67b3bb9518ea200e220c58da028e4cd92809).
+#[test]
+fn put_stats_da5d617a() {
+    check(&Case {
+        capacity: 1,
+        ttl: Some(2),
+        start: 0,
+        ops: vec![Put(0), Advance(1), Put(0), Advance(1), Put(0), Advance(1), Put(1)],
+    });
+}
+
+// lockstep divergence at step 6 of 6, Put(0): the cache's own invariant check failed
+//     cache: upcoming expiries: slot 1 expires at 3, before the horizon 4, but has no record
+//     model: Ok(())
+//
+// Planted bug `horizon-past-unlisted` (a pass over the deadlines puts its horizon at the latest possible deadline, past entries it did not list), found by fuzzing; shrunk from 126 to 6 operations (024bbbdf5c7a1d6d139c0280d26f3b2af323fca9).
+#[test]
+fn put_invariants_2fd1e6fa() {
+    check(&Case {
+        capacity: 3,
+        ttl: Some(2),
+        start: 0,
+        ops: vec![Put(0), Advance(1), Put(1), Put(2), Advance(1), Put(0)],
+    });
+}
+
+// lockstep divergence at step 5 of 5, Put(0): the return value differs from the model's
+//     cache: Some(v0)
+//     model: None (put_inserted)
+//
+// Planted bug `pass-skipped-at-horizon` (when the clock lands exactly on the horizon, the entries expiring there, listed by no pass, are not dropped), found by fuzzing; shrunk from 135 to 5 operations (0679878c093431014808a0eacba4a0227b43c490).
+#[test]
+fn put_answer_db52a55d() {
+    check(&Case {
+        capacity: 3,
+        ttl: Some(1),
+        start: 0,
+        ops: vec![Put(0), Put(1), Put(2), Advance(1), Put(0)],
+    });
+}
