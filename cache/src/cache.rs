@@ -1048,7 +1048,9 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// is now stale: nothing else to do.
     #[inline]
     fn restart_timer(&mut self, i: u32, deadline: u64) {
-        if let Some(old) = self.deadlines.get_mut(i as usize) {
+        if self.ttl.is_some()
+            && let Some(old) = self.deadlines.get_mut(i as usize)
+        {
             *old = deadline;
         }
     }
