@@ -79,16 +79,15 @@ impl Upcoming {
     /// Uses up the record [`first`](Self::first) returns.
     #[inline]
     pub(crate) fn pop_first(&mut self) {
-        if self.moved.is_empty() {
+        let listed_first = match (self.listed.get(self.next), self.moved.peek()) {
+            (Some(listed), Some(Reverse(moved))) => listed <= moved,
+            (listed, None) => listed.is_some(),
+            (None, Some(_)) => false,
+        };
+        if listed_first {
             self.next += 1;
-            return;
-        }
-        let listed = self.listed.get(self.next);
-        match (listed, self.moved.peek()) {
-            (Some(listed), Some(Reverse(moved))) if listed <= moved => self.next += 1,
-            (_, Some(_)) => drop(self.moved.pop()),
-            (Some(_), None) => self.next += 1,
-            (None, None) => {}
+        } else {
+            self.moved.pop();
         }
     }
 
@@ -278,7 +277,8 @@ fn guess_cut(deadlines: &[u64], most: usize) -> u64 {
     }
     let step = deadlines.len().div_ceil(SAMPLE);
     let mut sample: Vec<u64> = deadlines.iter().step_by(step).copied().collect();
-    // `most` is one in eight of the deadlines at most; aim for one in sixteen.
+    // `most` is a quarter of the deadlines (or 2 of fewer than 12): aim for half of it. The rank
+    // is then at most an eighth of the sample, or 1 of 3 or more; the `min` only makes sure.
     let rank = (most * sample.len() / deadlines.len() / 2).min(sample.len() - 1);
     *sample.select_nth_unstable(rank).1
 }
@@ -325,6 +325,83 @@ mod tests {
         }
     }
 
+    /// `len` distinct deadlines from 100 on, in a fixed-seed shuffled order.
+    fn shuffled(len: u64) -> Vec<u64> {
+        let mut deadlines: Vec<u64> = (100..100 + len).collect();
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for i in (1..deadlines.len()).rev() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            deadlines.swap(i, (state % (i as u64 + 1)) as usize);
+        }
+        deadlines
+    }
+
+    /// The records left, as `(deadline, slot)` pairs, in order.
+    fn left(upcoming: &Upcoming) -> Vec<(u64, u32)> {
+        let mut copy = upcoming.clone();
+        std::iter::from_fn(|| copy.first().inspect(|_| copy.pop_first())).collect()
+    }
+
+    #[test]
+    fn a_pass_lists_about_one_entry_in_eight_in_deadline_order() {
+        for len in [40, 1000, 4096] {
+            let deadlines = shuffled(len);
+            let mut upcoming = Upcoming::new(0);
+            upcoming.rebuild(&deadlines, 0, u64::MAX);
+            assert_eq!(upcoming.check(&deadlines), Ok(()));
+            let listed = left(&upcoming);
+            // The soonest, every one of them before the horizon, sorted.
+            let expected: Vec<(u64, u32)> = (0..listed.len() as u64)
+                .map(|i| (100 + i, deadlines.iter().position(|&d| d == 100 + i).unwrap() as u32))
+                .collect();
+            assert_eq!(listed, expected, "{len} deadlines");
+            assert_eq!(upcoming.horizon(), 100 + listed.len() as u64);
+            // Aimed at one in eight, never more than one in four.
+            let n = len as usize;
+            assert!(
+                n / 32 <= listed.len() && listed.len() <= n / LISTED_AT_MOST,
+                "{len}: {} listed",
+                listed.len()
+            );
+        }
+    }
+
+    #[test]
+    fn keeping_the_soonest_drops_the_ties_with_the_cut() {
+        let mut found: Vec<Record> =
+            [5, 3, 3, 3, 9, 1].iter().zip(0..).map(|(&d, slot)| record(d, slot)).collect();
+        // The third soonest is 3, and so are the second and the fourth: only the 1 is kept.
+        assert_eq!(keep_soonest(&mut found, 2), (3, 1));
+        assert_eq!(found[0], record(1, 5));
+    }
+
+    #[test]
+    fn a_misleading_sample_still_lists_at_most_a_quarter() {
+        // The sample reads every sixteenth deadline: all late ones, so the first guess of the cut
+        // lets every other deadline in, and the pass must keep selecting the soonest. Most
+        // deadlines come twice, so that the cut ties with others.
+        let deadlines: Vec<u64> = shuffled(1024)
+            .into_iter()
+            .enumerate()
+            .map(|(i, d)| if i % 16 == 0 { d + 10_000 } else { d / 2 })
+            .collect();
+        let mut upcoming = Upcoming::new(0);
+        upcoming.rebuild(&deadlines, 0, u64::MAX);
+        assert_eq!(upcoming.check(&deadlines), Ok(()));
+        let listed = left(&upcoming);
+        assert!(
+            1024 / 32 <= listed.len() && listed.len() <= 1024 / LISTED_AT_MOST,
+            "{} listed",
+            listed.len()
+        );
+        assert!(listed.windows(2).all(|pair| pair[0].0 <= pair[1].0));
+        let horizon = upcoming.horizon();
+        assert_eq!(listed.len(), deadlines.iter().filter(|&&d| d < horizon).count());
+        assert!(deadlines.contains(&horizon));
+    }
+
     #[test]
     fn a_rebuild_lists_the_expired_first_and_nothing_past_its_reach() {
         let mut upcoming = Upcoming::new(0);
@@ -355,11 +432,20 @@ mod tests {
     }
 
     #[test]
+    fn a_listed_record_sooner_than_a_moved_one_goes_first() {
+        let mut upcoming = listing(&[(10, 1), (12, 3)], 20);
+        upcoming.moved(11, 0);
+        assert_eq!(left(&upcoming), [(10, 1), (11, 0), (12, 3)]);
+    }
+
+    #[test]
     fn too_many_moves_give_the_records_up() {
         let mut upcoming = listing(&[(10, 0), (11, 1)], 12);
         upcoming.moved(10, 3);
         upcoming.moved(11, 2);
         assert_eq!(upcoming.horizon(), 12);
+        // As many moved as listed is allowed.
+        assert_eq!(upcoming.check(&[10, 11, 11, 10]), Ok(()));
         upcoming.moved(11, 1);
         assert_eq!((upcoming.horizon(), upcoming.first(), upcoming.next_check()), (0, None, 0));
     }
