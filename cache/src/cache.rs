@@ -1265,6 +1265,22 @@ mod tests {
     }
 
     #[test]
+    fn after_a_purge_the_cache_waits_for_the_soonest_deadline() {
+        // Checking at every call would still be correct, only slower: nothing else shows it.
+        let clock = ManualClock::new(0);
+        let mut cache = Cache::with_clock(100, Some(100), clock.clone());
+        for k in 0..10 {
+            clock.set(k);
+            cache.put(k, k);
+        }
+        clock.set(105);
+        assert_eq!(cache.get(&9), Some(&9));
+        assert_eq!(cache.len(), 4, "the entries written at 0 to 5 expired");
+        assert_eq!(cache.next_deadline, 106, "the entry written at 6 expires first");
+        assert_eq!(cache.check_invariants(), Ok(()));
+    }
+
+    #[test]
     fn shrinking_gives_memory_back() {
         let mut cache = filled(1000, Some(100), 1000);
         let index_before = cache.index.capacity();
