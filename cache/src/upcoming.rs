@@ -317,7 +317,7 @@ mod tests {
             assert_eq!(upcoming.check(&deadlines), Ok(()), "{len} deadlines over {spread}");
             let horizon = upcoming.horizon();
             assert!(horizon <= latest);
-            // At most one in eight, and exactly the entries before the first deadline left out.
+            // At most one in four, and exactly the entries before the first deadline left out.
             let listed = upcoming.listed.len();
             assert!(listed <= (len / LISTED_AT_MOST).max(LISTED_AT_LEAST), "{len}: {listed} listed");
             assert_eq!(listed, deadlines.iter().filter(|&&d| d < horizon).count());
