@@ -849,7 +849,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
             if deadline > now {
                 break;
             }
-            if self.deadlines.get(i as usize).is_none_or(|&deadline| deadline > now) {
+            if self.is_live(i, now) {
                 // Stale: the entry was written again, or has gone and another is in its slot.
                 self.upcoming.pop_first();
                 continue;

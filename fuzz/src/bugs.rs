@@ -426,10 +426,7 @@ pub const BUGS: &[Bug] = &[
         name: "stale-record-drops-rewritten",
         summary: "a record whose entry was written again still drops what is in its slot at the old deadline",
         file: CACHE,
-        edits: &[(
-            "if self.deadlines.get(i as usize).is_none_or(|&deadline| deadline > now) {",
-            "if self.deadlines.get(i as usize).is_none() {",
-        )],
+        edits: &[("if self.is_live(i, now) {", "if self.deadlines.get(i as usize).is_none() {")],
     },
     Bug {
         name: "horizon-past-unlisted",
