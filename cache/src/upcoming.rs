@@ -66,28 +66,31 @@ impl Upcoming {
 
     #[inline]
     fn first_record(&self) -> Option<Record> {
-        let listed = self.listed.get(self.next).copied();
-        if self.moved.is_empty() {
-            return listed;
-        }
-        match (listed, self.moved.peek()) {
-            (Some(listed), Some(&Reverse(moved))) => Some(listed.min(moved)),
-            (listed, moved) => listed.or(moved.map(|&Reverse(moved)| moved)),
+        if self.listed_first() {
+            self.listed.get(self.next).copied()
+        } else {
+            self.moved.peek().map(|&Reverse(moved)| moved)
         }
     }
 
     /// Uses up the record [`first`](Self::first) returns.
     #[inline]
     pub(crate) fn pop_first(&mut self) {
-        let listed_first = match (self.listed.get(self.next), self.moved.peek()) {
-            (Some(listed), Some(Reverse(moved))) => listed <= moved,
-            (listed, None) => listed.is_some(),
-            (None, Some(_)) => false,
-        };
-        if listed_first {
+        if self.listed_first() {
             self.next += 1;
         } else {
             self.moved.pop();
+        }
+    }
+
+    /// Whether the soonest record is the next listed one rather than a moved one (`false` when
+    /// there is none): the one choice that `first` and `pop_first` must agree on.
+    #[inline]
+    fn listed_first(&self) -> bool {
+        match (self.listed.get(self.next), self.moved.peek()) {
+            (Some(listed), Some(Reverse(moved))) => listed <= moved,
+            (listed, None) => listed.is_some(),
+            (None, Some(_)) => false,
         }
     }
 
@@ -290,14 +293,15 @@ mod tests {
     /// Deadlines from a fixed-seed generator over few distinct values, so that many are equal.
     fn deadlines(len: usize, spread: u64) -> Vec<u64> {
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        (0..len)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                100 + state % spread
-            })
-            .collect()
+        (0..len).map(|_| 100 + xorshift(&mut state) % spread).collect()
+    }
+
+    /// The next number of a fixed-seed xorshift generator (Marsaglia's 13, 7, 17).
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
     }
 
     /// An `Upcoming` listing `records`, `(deadline, slot)` pairs in deadline order, made at 0.
@@ -330,10 +334,7 @@ mod tests {
         let mut deadlines: Vec<u64> = (100..100 + len).collect();
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
         for i in (1..deadlines.len()).rev() {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            deadlines.swap(i, (state % (i as u64 + 1)) as usize);
+            deadlines.swap(i, (xorshift(&mut state) % (i as u64 + 1)) as usize);
         }
         deadlines
     }
