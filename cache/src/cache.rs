@@ -7,17 +7,15 @@ use std::hash::{BuildHasher, Hash};
 use std::mem;
 use std::time::Duration;
 
-use hashbrown::HashTable;
-use hashbrown::hash_table::Entry;
-
 use crate::clock::{Clock, SystemClock};
+use crate::index::Index;
 use crate::iter::{IntoIter, Iter, IterMut};
 use crate::list::{Links, List, NIL, Node};
 use crate::upcoming::Upcoming;
 
-/// The hasher a cache uses unless told otherwise: hashbrown's default (foldhash), fast and
+/// The hasher a cache uses unless told otherwise: foldhash (hashbrown's default), fast and
 /// seeded per cache.
-pub type DefaultHashBuilder = hashbrown::DefaultHashBuilder;
+pub type DefaultHashBuilder = foldhash::fast::RandomState;
 
 /// Slot indices are `u32`, and `NIL` is reserved: this many entries at most, whatever the
 /// capacity says.
@@ -78,7 +76,7 @@ pub struct Cache<K, V, C: Clock = SystemClock, S = DefaultHashBuilder> {
     /// apart from the slots so that a cache without a ttl pays nothing for expiry.
     pub(crate) deadlines: Vec<u64>,
     /// The index of every slot, found by its key's hash.
-    pub(crate) index: HashTable<u32>,
+    pub(crate) index: Index,
     /// Most recently used at the head, least recently used at the tail.
     pub(crate) recency: List,
     /// Records of the entries that expire soonest; see [`Upcoming`].
@@ -173,7 +171,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         Self {
             slots: Vec::new(),
             deadlines: Vec::new(),
-            index: HashTable::new(),
+            index: Index::new(),
             recency: List::EMPTY,
             upcoming: no_upcoming(ttl),
             next_deadline: no_upcoming(ttl).next_check(),
@@ -433,12 +431,10 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     {
         self.purge_now();
         let hash = self.hasher.hash_one(key);
-        let slots = &self.slots;
-        let entry = self.index.find_entry(hash, |&i| slots[i as usize].key.borrow() == key).ok()?;
-        let i = *entry.get();
+        let i = self.find(hash, key)?;
         // The last hash this removal needs, taken while the entry is still indexed.
-        let moved_hash = moved_hash(slots, &self.hasher, i);
-        entry.remove();
+        let moved_hash = moved_hash(&self.slots, &self.hasher, i);
+        self.index.remove(hash, i);
         Some(value_of(self.take_slot(i, moved_hash)))
     }
 
@@ -812,7 +808,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         K: Borrow<Q>,
         Q: Eq + ?Sized,
     {
-        self.index.find(hash, |&i| self.slots[i as usize].key.borrow() == key).copied()
+        self.index.find(hash, |i| self.slots[i as usize].key.borrow() == key)
     }
 
     /// Reads the clock (only a cache with a ttl has one to read), drops every entry that has
@@ -858,7 +854,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
             let hash = self.hasher.hash_one(&self.slots[i as usize].key);
             let moved_hash = moved_hash(&self.slots, &self.hasher, i);
             self.upcoming.pop_first();
-            self.unindex(hash, i);
+            self.index.remove(hash, i);
             drop(self.take_slot(i, moved_hash));
         }
     }
@@ -948,39 +944,25 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
                 deadline
             }
         };
-        if self.index.len() == self.index.capacity() {
-            // Rebuild rather than let hashbrown rehash: see `reindex`.
-            self.reindex((2 * self.slots.len()).max(4).min(limit));
+        if let Some(i) = self.find(hash, &key) {
+            let (old_key, old_value) = self.rewrite_slot(i, key, value, deadline);
+            return Write::Replaced(old_key, old_value);
         }
-        let (slots, hasher) = (&self.slots, &self.hasher);
-        let entry = self.index.entry(
-            hash,
-            |&i| slots[i as usize].key == key,
-            |&i| hasher.hash_one(&slots[i as usize].key),
-        );
-        let vacant = match entry {
-            Entry::Occupied(occupied) => {
-                let i = *occupied.get();
-                let (old_key, old_value) = self.rewrite_slot(i, key, value, deadline);
-                return Write::Replaced(old_key, old_value);
-            }
-            Entry::Vacant(vacant) => vacant,
-        };
         if self.slots.len() < limit {
-            vacant.insert(self.slots.len() as u32);
+            if self.index.len() >= self.index.room() {
+                self.reindex((2 * self.slots.len()).max(4).min(limit));
+            }
+            self.index.insert(hash, self.slots.len() as u32);
             self.push_slot(key, value, deadline);
             return Write::Stored;
         }
         // Full of live entries: the least recently used slot takes the new entry in place. Its
-        // old key is hashed while nothing has changed yet; the new key's bucket holds `NIL`
-        // until the old key's bucket is gone, so that no two buckets name the same slot.
+        // old key is hashed while nothing has changed yet. (The index names slots by number and
+        // runs no user code: by identity, the evicted key's lane is found without `Eq`.)
         let lru = self.recency.tail;
         let lru_hash = self.hasher.hash_one(&self.slots[lru as usize].key);
-        let bucket = vacant.insert(NIL).bucket_index();
-        self.unindex(lru_hash, lru);
-        if let Some(new) = self.index.get_bucket_mut(bucket) {
-            *new = lru;
-        }
+        self.index.remove(lru_hash, lru);
+        self.index.insert(hash, lru);
         let (old_key, old_value) = self.rewrite_slot(lru, key, value, deadline);
         self.stats.evictions += 1;
         Write::Evicted(old_key, old_value)
@@ -1055,46 +1037,26 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         }
     }
 
-    /// Builds a new index with room for `room` entries, reading the slots in order. (Letting
-    /// hashbrown grow or rehash would read them in bucket order: at a million entries, a cache
-    /// miss each.) The old index stays in place until the new one is done, so a panicking
-    /// `Hash` leaves the cache as it was.
+    /// Builds a new index with room for `room` entries (at least the slots there are), reading
+    /// the slots in order. The old index stays in place until the new one is done, so a
+    /// panicking `Hash` leaves the cache as it was.
     fn reindex(&mut self, room: usize) {
-        // hashbrown fills a table up to 7/8 of its buckets, and a growing cache lets it: its
-        // index doubles as its slots do, so a cache that never fills never holds an index for
-        // the full one. A full cache fills at most half of them instead: every eviction may
-        // leave a tombstone, and a table full of both probes far. One more bucket holds a full
-        // cache's new key until the evicted key's is freed.
-        let half_full = |entries: usize| entries.saturating_add(1).saturating_mul(7) / 4;
-        let limit = self.limit();
+        // A growing cache's index doubles as its slots do, so a cache that never fills never
+        // holds an index for the full one; a full cache's never changes, as it leaves no
+        // tombstones.
         let room = room.max(self.slots.len());
-        let mut index = HashTable::with_capacity(if room < limit { room } else { half_full(limit) });
-        // hashbrown rounds its buckets up to a power of two, which can make room for up to twice
-        // as many entries as asked: if the cache can fill up in this table, make it the full
-        // cache's.
-        if room < limit && index.capacity() >= limit {
-            index = HashTable::with_capacity(half_full(limit));
-        }
-        let (slots, hasher) = (&self.slots, &self.hasher);
-        for (i, slot) in (0..).zip(slots) {
-            index.insert_unique(hasher.hash_one(&slot.key), i, |&j| hasher.hash_one(&slots[j as usize].key));
+        let mut index = Index::with_room(room);
+        for (i, slot) in (0..).zip(&self.slots) {
+            index.insert(self.hasher.hash_one(&slot.key), i);
         }
         self.index = index;
-    }
-
-    /// Removes slot `i`'s entry, under its key's `hash`, from the index. Found by identity: no
-    /// user `Eq` runs.
-    fn unindex(&mut self, hash: u64, i: u32) {
-        if let Ok(entry) = self.index.find_entry(hash, |&j| j == i) {
-            entry.remove();
-        }
     }
 
     /// Removes slot `i` entirely and returns its entry.
     fn remove_slot(&mut self, i: u32) -> (K, V) {
         let hash = self.hasher.hash_one(&self.slots[i as usize].key);
         let moved_hash = moved_hash(&self.slots, &self.hasher, i);
-        self.unindex(hash, i);
+        self.index.remove(hash, i);
         self.take_slot(i, moved_hash)
     }
 
@@ -1116,9 +1078,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
                     self.note_next_deadline();
                 }
             }
-            if let Some(moved) = self.index.find_mut(hash, |&j| j == last) {
-                *moved = i;
-            }
+            self.index.rename(hash, last, i);
         }
         (slot.key, slot.value)
     }
@@ -1236,32 +1196,31 @@ mod tests {
 
     #[test]
     fn a_busy_full_cache_never_grows_its_index() {
-        // Evictions leave tombstones in the index. Left to itself, hashbrown would double a
-        // table they fill up, however many entries it holds.
+        // Every eviction frees the lane the new key may take, and leaves no tombstone: a full
+        // cache's index neither grows nor is rebuilt, however long it runs.
         for capacity in (1..=300).chain([1000, 3583, 10_000]) {
             let mut cache = filled(capacity, None, capacity as u32);
-            let buckets = cache.index.num_buckets();
-            // Half full at most, in a power of two buckets: fewer than four per entry.
-            assert!(2 * capacity < buckets, "capacity {capacity}: {buckets} buckets");
-            assert!(buckets <= 4 * (capacity + 1), "capacity {capacity}: {buckets} buckets");
+            let (chunks, room) = (cache.index.chunks(), cache.index.room());
+            // Room for the full cache, in a power of two of chunks: less than twice that.
+            assert!(capacity <= room && room < 2 * capacity + 16, "capacity {capacity}: room {room}");
             for k in 0..20 * capacity as u32 {
                 cache.put(capacity as u32 + k, k);
             }
-            assert_eq!(cache.index.num_buckets(), buckets, "capacity {capacity}");
+            assert_eq!(cache.index.chunks(), chunks, "capacity {capacity}");
             assert_eq!(cache.check_invariants(), Ok(()));
         }
     }
 
     #[test]
     fn a_growing_cache_holds_an_index_for_its_entries_not_its_capacity() {
-        // 600,000 entries fit hashbrown's 2^20 buckets at its own load of 7/8: a cache of a
-        // million that never fills needs no more. Full, it takes 2^21, to stay half full.
-        let mut cache = filled(1_000_000, None, 600_000);
-        assert_eq!(cache.index.num_buckets(), 1 << 20);
-        for k in 600_000..1_000_000 {
+        // 200,000 entries take 2^15 chunks (room for 262,144): a cache of a million that never
+        // fills needs no more. Full, it takes 2^17 (room for 1,048,576).
+        let mut cache = filled(1_000_000, None, 200_000);
+        assert_eq!(cache.index.chunks(), 1 << 15);
+        for k in 200_000..1_000_000 {
             cache.put(k, k);
         }
-        assert_eq!(cache.index.num_buckets(), 1 << 21);
+        assert_eq!(cache.index.chunks(), 1 << 17);
     }
 
     #[test]
@@ -1283,10 +1242,10 @@ mod tests {
     #[test]
     fn shrinking_gives_memory_back() {
         let mut cache = filled(1000, Some(100), 1000);
-        let index_before = cache.index.capacity();
+        let index_before = cache.index.room();
         cache.resize(10);
         assert!(cache.slots.capacity() < 20 && cache.deadlines.capacity() < 20);
-        assert!(cache.index.capacity() < index_before / 10);
+        assert!(cache.index.room() < index_before / 10);
         assert_eq!(cache.check_invariants(), Ok(()));
     }
 }

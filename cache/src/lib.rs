@@ -74,18 +74,21 @@ assert!(cache.is_empty());
 # Design
 
 The layout follows the fastest peers (schnellru keeps entries in one table linked by `u32`
-indices) while staying in safe Rust:
+indices, folly's F14 finds them by one cache line of tags) while staying in safe Rust:
 
 * **Slots.** Entries live in one densely packed `Vec`: key, value and the `u32` links of the
   recency list, 24 bytes for `u64` keys and values. Removing an entry moves the last slot into
   its place, so there are no holes, no free list and no `Option` tags. The vector grows by
   doubling but never past the capacity, and nothing is allocated before the first entry.
-* **Index.** A `hashbrown::HashTable<u32>` maps a key's hash to its slot: 4 bytes per bucket
-  plus hashbrown's control byte, instead of a copy of the key. The cache sizes it itself: a
-  growing cache's index doubles as its slots do, at hashbrown's own load, and a full cache's
-  fills at most half of its buckets; either is rebuilt in slot order when hashbrown would
-  rehash. (Every eviction may leave a tombstone; left to itself, hashbrown would sooner or
-  later double the table of a busy full cache.)
+* **Index.** A hash index of its own maps a key's hash to its slot number, in the layout of
+  folly's F14 tables: 64-byte chunks of twelve one-byte tags (seven bits of the hash) and the
+  twelve `u32` slot numbers they stand for, the tags compared sixteen at a time with SIMD
+  through the `wide` crate. A lookup reads one cache line and then the slot, where
+  `hashbrown::HashTable<u32>` reads its control bytes, then a bucket, then the slot. Each chunk
+  counts the keys that passed it full, and a removal takes its counts back: no tombstones, so a
+  full cache's index is never rebuilt. It fills at most two thirds of its lanes, in a power of
+  two of chunks: 8.4 bytes per entry at a million entries. A growing cache's index doubles as
+  its slots do, rebuilt in slot order.
 * **Expiry.** With a ttl, a parallel `Vec` holds each slot's deadline: 8 bytes per entry.
   Which entries expire next is kept for the soonest only: a pass over the deadlines lists,
   sorted, an 8-byte record (slot and deadline) for every entry whose deadline comes before a
@@ -99,12 +102,11 @@ indices) while staying in safe Rust:
   per entry: `cache/benches/experiments.md` has the trade.) A cache without a ttl never reads
   its clock and stores no deadlines.
 * **In-place eviction.** A new key in a full cache reuses the least recently used slot: one
-  probe finds that the key is new and where it goes, one more removes the evicted key. Nothing
-  is allocated, except when the tombstones evictions leave have used up the index's spare
-  buckets: then the index is rebuilt at the same size, an amortised O(1) cost.
+  probe finds that the key is new, one removes the evicted key's lane, and one puts the new
+  key's in (its home chunk, just read, is in cache). Nothing is allocated.
 
 Every single-key operation is O(1), amortised where expired entries are dropped, the deadlines
-passed over or the index rebuilt. `len`, `is_empty`, `peek_lru` and `peek_mru` take `&self` and
+passed over or a growing index rebuilt. `len`, `is_empty`, `peek_lru` and `peek_mru` take `&self` and
 cannot drop anything: `peek_lru` and `peek_mru` step over the entries that expired since the
 last `&mut` call, and `len` (so `iter`) then reads every deadline to count the live ones.
 `iter`, `iter_mut` and `retain` are linear; `iter_mut` also allocates a reference per entry.
@@ -128,6 +130,7 @@ clock in one place, [`SystemClock::now`]; clippy's `disallowed-methods` keeps it
 
 mod cache;
 mod clock;
+mod index;
 mod invariants;
 mod iter;
 mod list;

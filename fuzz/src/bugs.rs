@@ -66,8 +66,8 @@ pub const BUGS: &[Bug] = &[
         summary: "a put into a full cache evicts before looking for the key, even for an overwrite",
         file: CACHE,
         edits: &[(
-            "        if self.index.len() == self.index.capacity() {\n            // Rebuild",
-            "        if self.slots.len() >= limit {\n            self.remove_slot(self.recency.tail);\n            self.stats.evictions += 1;\n        }\n        if self.index.len() == self.index.capacity() {\n            // Rebuild",
+            "        if let Some(i) = self.find(hash, &key) {\n",
+            "        if self.slots.len() >= limit {\n            self.remove_slot(self.recency.tail);\n            self.stats.evictions += 1;\n        }\n        if let Some(i) = self.find(hash, &key) {\n",
         )],
     },
     Bug {
@@ -87,8 +87,8 @@ pub const BUGS: &[Bug] = &[
         summary: "an overwrite does not restart the entry's timer",
         file: CACHE,
         edits: &[(
-            "                let (old_key, old_value) = self.rewrite_slot(i, key, value, deadline);\n",
-            "                let slot = &mut self.slots[i as usize];\n                let (old_key, old_value) = (mem::replace(&mut slot.key, key), mem::replace(&mut slot.value, value));\n                self.recency.move_to_front(&mut self.slots, i);\n",
+            "            let (old_key, old_value) = self.rewrite_slot(i, key, value, deadline);\n",
+            "            let slot = &mut self.slots[i as usize];\n            let (old_key, old_value) = (mem::replace(&mut slot.key, key), mem::replace(&mut slot.value, value));\n            self.recency.move_to_front(&mut self.slots, i);\n",
         )],
     },
     Bug {

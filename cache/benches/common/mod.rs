@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use cache::{Cache, Clock, CoarseClock, ManualClock};
-use hashbrown_floor::HashMap;
+use hashbrown::HashMap;
 use schnellru::{ByLength, LruMap};
 
 /// One cache under test, driven one key at a time.

@@ -1,0 +1,376 @@
+//! The index from a key's hash to its slot number, laid out as folly's F14 tables are: 64-byte
+//! chunks, each twelve one-byte tags and then the twelve slot numbers they stand for, so that a
+//! lookup reads one cache line and then the slot. (hashbrown keeps its tags in one array and its
+//! buckets in another: a lookup there reads two lines, the second after the first.)
+//!
+//! A key's hash picks its home chunk (the low bits) and its tag (the top seven, with the top bit
+//! set, so that 0 means an empty lane). A key goes in the first chunk with an empty lane along
+//! its probe, which starts at home and steps by a stride its tag picks. Each chunk counts the
+//! keys that passed it full: a lookup stops at the first chunk that counts none, and a removal
+//! takes its counts back, so there are no tombstones and a busy full cache never rebuilds.
+//! Tags are compared sixteen at a time with SSE2 (or its equivalent) through the `wide` crate,
+//! which keeps `unsafe` out of this one.
+
+use wide::u8x16;
+
+/// Slot numbers per chunk.
+const LANES: usize = 12;
+/// How many entries a table takes, per chunk, before it is rebuilt larger: two thirds of the
+/// lanes, so that few chunks overflow.
+const FILL: usize = 8;
+/// The tag byte that counts the keys that passed this chunk full, saturating at `u8::MAX`.
+const OVERFLOW: usize = 15;
+/// The lanes among a match's sixteen bits.
+const LANE_BITS: u16 = (1 << LANES) - 1;
+
+/// One cache line of the index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+struct Chunk {
+    /// Lanes 0..12: 0 for an empty lane, else its key's tag. Bytes 12..15: 0. Byte 15: overflow.
+    tags: [u8; 16],
+    slots: [u32; LANES],
+}
+
+impl Chunk {
+    const EMPTY: Chunk = Chunk { tags: [0; 16], slots: [0; LANES] };
+
+    /// The lanes whose tag is `tag` (0: the empty lanes), as bits.
+    #[inline]
+    #[expect(clippy::cast_sign_loss, reason = "`move_mask` sets the low sixteen bits only")]
+    fn lanes_tagged(&self, tag: u8) -> u16 {
+        let bits = u8x16::from(self.tags).cmp_eq(u8x16::splat(tag)).move_mask() as u16;
+        bits & LANE_BITS
+    }
+
+    #[inline]
+    fn overflow(&self) -> u8 {
+        self.tags[OVERFLOW]
+    }
+}
+
+/// A key's tag: the top seven bits of its hash, with the top bit set.
+#[inline]
+fn tag_of(hash: u64) -> u8 {
+    (hash >> 57) as u8 | 0x80
+}
+
+/// The chunks a key's probe visits, in order: home, then home plus multiples of an odd stride,
+/// which in a power of two of chunks reaches every one.
+#[derive(Clone, Copy)]
+struct Probe {
+    at: usize,
+    stride: usize,
+    mask: usize,
+}
+
+impl Probe {
+    #[inline]
+    fn new(hash: u64, chunks: usize) -> Self {
+        let mask = chunks.wrapping_sub(1);
+        Probe { at: hash as usize & mask, stride: 2 * usize::from(tag_of(hash)) + 1, mask }
+    }
+
+    #[inline]
+    fn step(&mut self) {
+        self.at = (self.at + self.stride) & self.mask;
+    }
+}
+
+/// Where a slot number is: its chunk and lane.
+type Lane = (usize, usize);
+
+/// A hash index of `u32` slot numbers; what it stores the caller looks up through `eq`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Index {
+    /// A power of two of them, or none before the first entry.
+    chunks: Vec<Chunk>,
+    len: usize,
+}
+
+impl Index {
+    /// An index with no room, which allocates nothing.
+    pub(crate) const fn new() -> Self {
+        Self { chunks: Vec::new(), len: 0 }
+    }
+
+    /// An empty index with room for at least `entries`.
+    pub(crate) fn with_room(entries: usize) -> Self {
+        let chunks = entries.div_ceil(FILL).max(1).next_power_of_two();
+        Self { chunks: vec![Chunk::EMPTY; chunks], len: 0 }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// How many entries it may hold before it is rebuilt larger (it can hold more: all but one
+    /// lane may be filled, only slower).
+    pub(crate) fn room(&self) -> usize {
+        self.chunks.len() * FILL
+    }
+
+    /// Its size, in 64-byte chunks.
+    #[cfg(test)]
+    pub(crate) fn chunks(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// Empties it, keeping its room.
+    pub(crate) fn clear(&mut self) {
+        self.chunks.fill(Chunk::EMPTY);
+        self.len = 0;
+    }
+
+    /// The slot number indexed under `hash` for which `eq` holds.
+    #[inline]
+    pub(crate) fn find(&self, hash: u64, eq: impl FnMut(u32) -> bool) -> Option<u32> {
+        let (chunk, lane) = self.lane_of(hash, eq)?;
+        Some(self.chunks[chunk].slots[lane])
+    }
+
+    #[inline]
+    fn lane_of(&self, hash: u64, mut eq: impl FnMut(u32) -> bool) -> Option<Lane> {
+        let tag = tag_of(hash);
+        let mut probe = Probe::new(hash, self.chunks.len());
+        // Bounded, though a probe ends long before: some chunk always has an empty lane.
+        let mut unvisited = self.chunks.len();
+        loop {
+            // `None` only when there are no chunks.
+            let chunk = self.chunks.get(probe.at)?;
+            let mut tagged = chunk.lanes_tagged(tag);
+            while tagged != 0 {
+                let lane = tagged.trailing_zeros() as usize;
+                if eq(chunk.slots[lane]) {
+                    return Some((probe.at, lane));
+                }
+                tagged &= tagged - 1;
+            }
+            unvisited -= 1;
+            if chunk.overflow() == 0 || unvisited == 0 {
+                return None;
+            }
+            probe.step();
+        }
+    }
+
+    /// Indexes `slot` under `hash`. The caller keeps `len() < room()`, so a lane is free.
+    #[inline]
+    pub(crate) fn insert(&mut self, hash: u64, slot: u32) {
+        let tag = tag_of(hash);
+        let mut probe = Probe::new(hash, self.chunks.len());
+        // The caller leaves a lane free, so this ends long before it has tried every chunk.
+        let mut unvisited = self.chunks.len();
+        while let Some(chunk) = self.chunks.get_mut(probe.at) {
+            let empty = chunk.lanes_tagged(0);
+            if empty != 0 {
+                let lane = empty.trailing_zeros() as usize;
+                chunk.tags[lane] = tag;
+                chunk.slots[lane] = slot;
+                self.len += 1;
+                return;
+            }
+            // A saturated count stays: lookups then never stop early here, which is only slower.
+            chunk.tags[OVERFLOW] = chunk.overflow().saturating_add(1);
+            unvisited -= 1;
+            if unvisited == 0 {
+                return;
+            }
+            probe.step();
+        }
+    }
+
+    /// Removes `slot`, indexed under `hash`, if it is there.
+    #[inline]
+    pub(crate) fn remove(&mut self, hash: u64, slot: u32) {
+        let Some((at, lane)) = self.lane_of(hash, |j| j == slot) else { return };
+        self.chunks[at].tags[lane] = 0;
+        self.len -= 1;
+        // Every chunk before it on its probe counted it passing.
+        let mut probe = Probe::new(hash, self.chunks.len());
+        while probe.at != at {
+            let chunk = &mut self.chunks[probe.at];
+            if chunk.overflow() != u8::MAX {
+                chunk.tags[OVERFLOW] -= 1;
+            }
+            probe.step();
+        }
+    }
+
+    /// Renames slot `from`, indexed under `hash`, to `to`, if it is there.
+    #[inline]
+    pub(crate) fn rename(&mut self, hash: u64, from: u32, to: u32) {
+        if let Some((at, lane)) = self.lane_of(hash, |j| j == from) {
+            self.chunks[at].slots[lane] = to;
+        }
+    }
+
+    /// Checks what lookups rely on, given the hash of the key in each slot (`None` for a slot
+    /// that does not exist): every tag is its slot's key's, no byte outside the lanes but the
+    /// counts is set, each count is the number of keys whose probe passes its chunk, and `len`
+    /// is the number of lanes in use. Whether each slot is indexed once is the caller's to check,
+    /// by looking its key up.
+    pub(crate) fn check(&self, hash_of: impl Fn(u32) -> Option<u64>) -> Result<(), String> {
+        if !self.chunks.len().is_power_of_two() && !self.chunks.is_empty() {
+            return Err(format!("{} chunks, not a power of two", self.chunks.len()));
+        }
+        let mut passing = vec![0_usize; self.chunks.len()];
+        let mut used = 0;
+        for (at, chunk) in self.chunks.iter().enumerate() {
+            if chunk.tags[LANES..OVERFLOW].iter().any(|&byte| byte != 0) {
+                return Err(format!("chunk {at} has bytes set between its tags and its count"));
+            }
+            for lane in (0..LANES).filter(|&lane| chunk.tags[lane] != 0) {
+                used += 1;
+                let slot = chunk.slots[lane];
+                let Some(hash) = hash_of(slot) else {
+                    return Err(format!("chunk {at} lane {lane} names slot {slot}, which does not exist"));
+                };
+                if chunk.tags[lane] != tag_of(hash) {
+                    return Err(format!("chunk {at} lane {lane}: slot {slot}'s key has another tag"));
+                }
+                let mut probe = Probe::new(hash, self.chunks.len());
+                let mut steps = 0;
+                while probe.at != at {
+                    passing[probe.at] += 1;
+                    steps += 1;
+                    if steps == self.chunks.len() {
+                        return Err(format!("chunk {at} is not on slot {slot}'s probe"));
+                    }
+                    probe.step();
+                }
+            }
+        }
+        for (at, (chunk, &passing)) in self.chunks.iter().zip(&passing).enumerate() {
+            let expected = u8::try_from(passing).unwrap_or(u8::MAX);
+            // A saturated count never comes down.
+            if chunk.overflow() != expected && chunk.overflow() != u8::MAX {
+                return Err(format!("chunk {at} counts {} keys passing, not {passing}", chunk.overflow()));
+            }
+        }
+        if used != self.len {
+            return Err(format!("{used} lanes in use, but a length of {}", self.len));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hash whose home is chunk `home` and whose tag is `0x80 | tag`.
+    fn hash(home: u64, tag: u64) -> u64 {
+        tag << 57 | home
+    }
+
+    /// Hashes for an index of 4 chunks, looked up as `slot -> hash`.
+    fn hashes(index: &Index, of: &[u64]) -> Result<(), String> {
+        index.check(|slot| of.get(slot as usize).copied())
+    }
+
+    #[test]
+    fn finds_what_it_holds_and_nothing_else() {
+        let mut index = Index::with_room(32);
+        assert_eq!(index.chunks(), 4);
+        let of: Vec<u64> = (0..20).map(|i| hash(i % 4, i)).collect();
+        for (slot, &h) in (0..).zip(&of) {
+            index.insert(h, slot);
+        }
+        assert_eq!(index.len(), 20);
+        assert_eq!(hashes(&index, &of), Ok(()));
+        for (slot, &h) in (0..).zip(&of) {
+            assert_eq!(index.find(h, |j| j == slot), Some(slot));
+            assert_eq!(index.find(h, |_| false), None);
+        }
+    }
+
+    #[test]
+    fn keys_that_overflow_their_chunk_are_found_past_it_and_their_counts_taken_back() {
+        let mut index = Index::with_room(32);
+        // Twenty keys at home in chunk 1, with two tags: eight must go further along.
+        let of: Vec<u64> = (0..20).map(|i| hash(1, i % 2)).collect();
+        for (slot, &h) in (0..).zip(&of) {
+            index.insert(h, slot);
+        }
+        assert_eq!(hashes(&index, &of), Ok(()));
+        assert_eq!(index.chunks[1].overflow(), 8);
+        for (slot, &h) in (0..).zip(&of) {
+            assert_eq!(index.find(h, |j| j == slot), Some(slot), "slot {slot}");
+        }
+        // Removing one that overflowed takes back the count it left at home.
+        index.remove(of[19], 19);
+        assert_eq!(index.chunks[1].overflow(), 7);
+        assert_eq!(hashes(&index, &of[..19]), Ok(()));
+        // Removing one at home frees a lane there, and the next key takes it.
+        index.remove(of[0], 0);
+        index.insert(of[19], 19);
+        assert_eq!(index.chunks[1].overflow(), 7);
+        assert_eq!(index.find(of[19], |j| j == 19), Some(19));
+        // Renaming keeps the lane.
+        index.rename(of[5], 5, 0);
+        assert_eq!(index.find(of[5], |j| j == 0), Some(0));
+        assert_eq!(index.find(of[5], |j| j == 5), None);
+    }
+
+    #[test]
+    fn a_busy_index_comes_back_clean() {
+        // Keys come and go at random homes until none is left: every count goes back to 0.
+        let mut index = Index::with_room(64);
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut of: Vec<u64> = Vec::new();
+        for _ in 0..10_000 {
+            if of.len() < 60 && next() % 3 != 0 {
+                // Homes among the first two of eight chunks, so that they overflow often.
+                let h = (next() & !7) | (next() % 2);
+                index.insert(h, of.len() as u32);
+                of.push(h);
+            } else if let Some(&h) = of.last() {
+                index.remove(h, (of.len() - 1) as u32);
+                of.pop();
+            }
+            assert_eq!(hashes(&index, &of), Ok(()));
+        }
+        while let Some(h) = of.pop() {
+            index.remove(h, of.len() as u32);
+        }
+        assert_eq!(index.len(), 0);
+        assert!(index.chunks.iter().all(|chunk| chunk.tags == [0; 16]));
+    }
+
+    #[test]
+    fn the_check_sees_a_wrong_count_tag_or_length() {
+        let mut index = Index::with_room(32);
+        let of: Vec<u64> = (0..14).map(|i| hash(2, i)).collect();
+        for (slot, &h) in (0..).zip(&of) {
+            index.insert(h, slot);
+        }
+        assert_eq!(hashes(&index, &of), Ok(()));
+        let broken = |damage: fn(&mut Index)| {
+            let mut copy = index.clone();
+            damage(&mut copy);
+            hashes(&copy, &of).expect_err("the check must see the damage")
+        };
+        assert!(broken(|i| i.chunks[2].tags[OVERFLOW] = 1).contains("counts"));
+        assert!(broken(|i| i.chunks[2].tags[0] ^= 1).contains("tag"));
+        assert!(broken(|i| i.chunks[2].tags[13] = 1).contains("bytes set"));
+        assert!(broken(|i| i.len = 13).contains("length"));
+        assert!(broken(|i| i.chunks[2].slots[0] = 99).contains("does not exist"));
+    }
+
+    #[test]
+    fn an_empty_index_finds_nothing_and_takes_room_in_powers_of_two() {
+        let index = Index::new();
+        assert_eq!((index.find(7, |_| true), index.room(), index.len()), (None, 0, 0));
+        assert_eq!(Index::with_room(0).chunks(), 1);
+        assert_eq!(Index::with_room(FILL).chunks(), 1);
+        assert_eq!(Index::with_room(FILL + 1).chunks(), 2);
+        assert_eq!(Index::with_room(1_000_000).chunks(), 1 << 17);
+    }
+}
