@@ -205,51 +205,60 @@ impl Index {
         }
     }
 
-    /// Checks what lookups rely on, given the hash of the key in each slot (`None` for a slot
-    /// that does not exist): every tag is its slot's key's, no byte outside the lanes but the
-    /// counts is set, each count is the number of keys whose probe passes its chunk, and `len`
-    /// is the number of lanes in use. Whether each slot is indexed once is the caller's to check,
-    /// by looking its key up.
-    pub(crate) fn check(&self, hash_of: impl Fn(u32) -> Option<u64>) -> Result<(), String> {
-        if !self.chunks.len().is_power_of_two() && !self.chunks.is_empty() {
+    /// Checks what lookups rely on, given each slot's key as its hash and a test for it, in slot
+    /// order: looking up each key finds its own slot, each chunk's count is the number of keys
+    /// whose probe passes it, no lane holds anything else, and no byte between the tags and the
+    /// count is set. (A lookup matches tags, so each key's tag is checked on the way.)
+    pub(crate) fn check<E: FnMut(u32) -> bool>(
+        &self,
+        keys: impl IntoIterator<Item = (u64, E)>,
+    ) -> Result<(), String> {
+        if !self.chunks.is_empty() && !self.chunks.len().is_power_of_two() {
             return Err(format!("{} chunks, not a power of two", self.chunks.len()));
         }
-        let mut passing = vec![0_usize; self.chunks.len()];
+        // Fuzzers call this after every step, on an index of a chunk or two: no allocation then.
+        let (mut small, mut large) = ([0_usize; 16], Vec::new());
+        let passing = if self.chunks.len() <= small.len() {
+            &mut small[..self.chunks.len()]
+        } else {
+            large.resize(self.chunks.len(), 0);
+            &mut large[..]
+        };
+        let mut slots = 0;
+        for (slot, (hash, eq)) in (0..).zip(keys) {
+            slots += 1;
+            let found = self.lane_of(hash, eq).map(|(at, lane)| (at, self.chunks[at].slots[lane]));
+            let Some((at, _)) = found.filter(|&(_, named)| named == slot) else {
+                return Err(format!(
+                    "looking up slot {slot}'s key finds {:?}",
+                    found.map(|(_, named)| named)
+                ));
+            };
+            // The lookup came this way, so it ends; every chunk before `at` counts the key.
+            let mut probe = Probe::new(hash, self.chunks.len());
+            while probe.at != at {
+                passing[probe.at] += 1;
+                probe.step();
+            }
+        }
         let mut used = 0;
-        for (at, chunk) in self.chunks.iter().enumerate() {
+        for (at, (chunk, &passing)) in self.chunks.iter().zip(&*passing).enumerate() {
             if chunk.tags[LANES..OVERFLOW].iter().any(|&byte| byte != 0) {
                 return Err(format!("chunk {at} has bytes set between its tags and its count"));
             }
-            for lane in (0..LANES).filter(|&lane| chunk.tags[lane] != 0) {
-                used += 1;
-                let slot = chunk.slots[lane];
-                let Some(hash) = hash_of(slot) else {
-                    return Err(format!("chunk {at} lane {lane} names slot {slot}, which does not exist"));
-                };
-                if chunk.tags[lane] != tag_of(hash) {
-                    return Err(format!("chunk {at} lane {lane}: slot {slot}'s key has another tag"));
-                }
-                let mut probe = Probe::new(hash, self.chunks.len());
-                let mut steps = 0;
-                while probe.at != at {
-                    passing[probe.at] += 1;
-                    steps += 1;
-                    if steps == self.chunks.len() {
-                        return Err(format!("chunk {at} is not on slot {slot}'s probe"));
-                    }
-                    probe.step();
-                }
-            }
-        }
-        for (at, (chunk, &passing)) in self.chunks.iter().zip(&passing).enumerate() {
+            used += chunk.lanes_tagged(0).count_zeros() - (16 - LANES as u32);
             let expected = u8::try_from(passing).unwrap_or(u8::MAX);
             // A saturated count never comes down.
             if chunk.overflow() != expected && chunk.overflow() != u8::MAX {
                 return Err(format!("chunk {at} counts {} keys passing, not {passing}", chunk.overflow()));
             }
         }
-        if used != self.len {
-            return Err(format!("{used} lanes in use, but a length of {}", self.len));
+        // Each slot's key was found in a lane naming it, so `slots` lanes are accounted for.
+        if used as usize != slots {
+            return Err(format!("{used} lanes in use for {slots} slots"));
+        }
+        if self.len != slots {
+            return Err(format!("a length of {} for {slots} slots", self.len));
         }
         Ok(())
     }
@@ -264,9 +273,9 @@ mod tests {
         tag << 57 | home
     }
 
-    /// Hashes for an index of 4 chunks, looked up as `slot -> hash`.
+    /// The check, for keys that are their slot numbers, hashed to `of[slot]`.
     fn hashes(index: &Index, of: &[u64]) -> Result<(), String> {
-        index.check(|slot| of.get(slot as usize).copied())
+        index.check((0..).zip(of).map(|(slot, &hash)| (hash, move |j| j == slot)))
     }
 
     #[test]
@@ -358,10 +367,13 @@ mod tests {
             hashes(&copy, &of).expect_err("the check must see the damage")
         };
         assert!(broken(|i| i.chunks[2].tags[OVERFLOW] = 1).contains("counts"));
-        assert!(broken(|i| i.chunks[2].tags[0] ^= 1).contains("tag"));
+        assert!(broken(|i| i.chunks[2].tags[0] ^= 1).contains("slot 0's key finds None"));
         assert!(broken(|i| i.chunks[2].tags[13] = 1).contains("bytes set"));
         assert!(broken(|i| i.len = 13).contains("length"));
-        assert!(broken(|i| i.chunks[2].slots[0] = 99).contains("does not exist"));
+        assert!(broken(|i| i.chunks[2].slots[0] = 99).contains("slot 0's key finds None"));
+        assert!(broken(|i| i.chunks[2].slots[1] = 0).contains("slot 1's key finds None"));
+        // A lane no key leads to.
+        assert!(broken(|i| i.chunks[0].tags[0] = 0x80).contains("lanes in use"));
     }
 
     #[test]
