@@ -27,7 +27,7 @@ const LANE_BITS: u16 = (1 << LANES) - 1;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
 struct Chunk {
-    /// Lanes 0..12: 0 for an empty lane, else its key's tag. Bytes 12..15: 0. Byte 15: overflow.
+    /// Lanes 0 to 11: 0 for an empty lane, else its key's tag. Bytes 12 to 14: 0. Byte 15: overflow.
     tags: [u8; 16],
     slots: [u32; LANES],
 }

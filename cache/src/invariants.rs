@@ -28,9 +28,6 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         if len > self.capacity.min(MAX_LEN) {
             return Err(format!("{len} slots for capacity {}", self.capacity));
         }
-        if self.index.len() != len {
-            return Err(format!("the index has {} keys for {len} slots", self.index.len()));
-        }
         // A broken index may name slots that do not exist: a check must not panic on them.
         let keys = self.slots.iter().map(|slot| {
             let eq = move |j: u32| self.slots.get(j as usize).is_some_and(|other| other.key == slot.key);
@@ -107,8 +104,8 @@ mod tests {
     fn sees_an_index_that_misses_a_slot_or_points_elsewhere() {
         // Two keys whose hashes share the index's 7-bit tag (the top bits) can swap slots
         // unseen: in a table this small both sit in one chunk, a lookup of either tries both
-        // lanes, and one of them names the slot that now holds it. With a random seed that happened in one run of 128
-        // (it failed CI once); under this hasher the two tags differ.
+        // lanes, and one of them names the slot that now holds it. With a random seed that
+        // happened in one run of 128 (it failed CI once); under this hasher the two tags differ.
         let tag = |key: u8| Fixed::default().hash_one(key) >> 57;
         assert_ne!(tag(0), tag(1));
         assert!(broken(|c| c.slots.swap(0, 1)).contains("index"));
