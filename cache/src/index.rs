@@ -377,6 +377,34 @@ mod tests {
     }
 
     #[test]
+    fn a_lookup_ends_when_every_chunk_counts_an_overflow() {
+        // Two chunks, each passed by a key that found it full, each with a lane free again.
+        let mut index = Index::with_room(16);
+        let mut of: Vec<u64> = (0..12).map(|i| hash(0, i)).collect();
+        of.push(hash(0, 12)); // passes chunk 0, lands in chunk 1
+        of.extend((13..24).map(|i| hash(1, i))); // fills chunk 1
+        for (slot, &h) in (0..).zip(&of) {
+            index.insert(h, slot);
+        }
+        index.remove(of[0], 0); // frees a lane in chunk 0
+        index.insert(hash(1, 24), 0); // passes chunk 1, lands in chunk 0
+        index.remove(of[1], 1); // frees another lane in chunk 0
+        assert_eq!((index.chunks[0].overflow(), index.chunks[1].overflow()), (1, 1));
+        // A key with a tag no lane has visits both chunks, then stops.
+        assert_eq!(index.find(hash(0, 100), |_| true), None);
+    }
+
+    #[test]
+    fn an_insert_into_a_full_index_gives_up_rather_than_loops() {
+        // Outside what the cache asks of it (it keeps a lane free), but it must still end.
+        let mut index = Index::with_room(1);
+        for slot in 0..13 {
+            index.insert(hash(0, u64::from(slot)), slot);
+        }
+        assert_eq!(index.len(), 12);
+    }
+
+    #[test]
     fn an_empty_index_finds_nothing_and_takes_room_in_powers_of_two() {
         let index = Index::new();
         assert_eq!((index.find(7, |_| true), index.room(), index.len()), (None, 0, 0));
