@@ -246,7 +246,7 @@ impl Index {
             if chunk.tags[LANES..OVERFLOW].iter().any(|&byte| byte != 0) {
                 return Err(format!("chunk {at} has bytes set between its tags and its count"));
             }
-            used += chunk.lanes_tagged(0).count_zeros() - (16 - LANES as u32);
+            used += LANES - chunk.lanes_tagged(0).count_ones() as usize;
             let expected = u8::try_from(passing).unwrap_or(u8::MAX);
             // A saturated count never comes down.
             if chunk.overflow() != expected && chunk.overflow() != u8::MAX {
@@ -254,7 +254,7 @@ impl Index {
             }
         }
         // Each slot's key was found in a lane naming it, so `slots` lanes are accounted for.
-        if used as usize != slots {
+        if used != slots {
             return Err(format!("{used} lanes in use for {slots} slots"));
         }
         if self.len != slots {

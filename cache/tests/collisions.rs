@@ -5,7 +5,10 @@
 
 use std::hash::{BuildHasher, Hasher};
 
+mod support;
+
 use cache::{Cache, ManualClock};
+use support::Rng;
 
 /// Hashes a `u32` key so that its home is one of three chunks, whatever the table's size (the
 /// low bits), with a tag and a probe stride that vary from key to key (the top bits).
@@ -68,16 +71,13 @@ impl Naive {
 fn crowded_keys_overflow_their_chunks_and_are_still_found() {
     // Each run: capacity, the number of distinct keys, operations. The first two fill three
     // chunks many times over; the last shrinks and grows the cache on the way.
-    for (capacity, keys, ops) in [(40, 60, 20_000), (200, 400, 20_000), (100, 150, 10_000)] {
+    for (capacity, keys, ops) in [(40, 60_u32, 20_000), (200, 400, 20_000), (100, 150, 10_000)] {
         let mut cache = Cache::with_clock_and_hasher(capacity, None, ManualClock::new(0), Crowded);
         let mut naive = Naive { entries: Vec::new(), capacity };
-        let mut state = 0x2545_f491_4f6c_dd1d_u64 ^ capacity as u64;
+        let mut rng = Rng::seeded();
         for step in 0..ops {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let key = (state >> 8) as u32 % keys;
-            match state % 16 {
+            let key = rng.below(u64::from(keys)) as u32;
+            match rng.below(16) {
                 0..=6 => assert_eq!(cache.put(key, step), naive.put(key, step), "step {step}: put {key}"),
                 7..=11 => assert_eq!(cache.get(&key).copied(), naive.get(key), "step {step}: get {key}"),
                 12..=14 => assert_eq!(cache.remove(&key), naive.remove(key), "step {step}: remove {key}"),
