@@ -13,6 +13,8 @@
 
 use wide::u8x16;
 
+use crate::invariants::with_scratch;
+
 /// Slot numbers per chunk.
 const LANES: usize = 12;
 /// How many entries a table takes, per chunk, before it is rebuilt larger: two thirds of the
@@ -216,14 +218,16 @@ impl Index {
         if !self.chunks.is_empty() && !self.chunks.len().is_power_of_two() {
             return Err(format!("{} chunks, not a power of two", self.chunks.len()));
         }
-        // Fuzzers call this after every step, on an index of a chunk or two: no allocation then.
-        let (mut small, mut large) = ([0_usize; 16], Vec::new());
-        let passing = if self.chunks.len() <= small.len() {
-            &mut small[..self.chunks.len()]
-        } else {
-            large.resize(self.chunks.len(), 0);
-            &mut large[..]
-        };
+        with_scratch(self.chunks.len(), |passing| self.check_counted(keys, passing))
+    }
+
+    /// [`check`](Self::check), counting in `passing` (one zero per chunk) the keys whose probe
+    /// passes each chunk.
+    fn check_counted<E: FnMut(u32) -> bool>(
+        &self,
+        keys: impl IntoIterator<Item = (u64, E)>,
+        passing: &mut [usize],
+    ) -> Result<(), String> {
         let mut slots = 0;
         for (slot, (hash, eq)) in (0..).zip(keys) {
             slots += 1;
@@ -242,7 +246,7 @@ impl Index {
             }
         }
         let mut used = 0;
-        for (at, (chunk, &passing)) in self.chunks.iter().zip(&*passing).enumerate() {
+        for (at, (chunk, &passing)) in self.chunks.iter().zip(passing.iter()).enumerate() {
             if chunk.tags[LANES..OVERFLOW].iter().any(|&byte| byte != 0) {
                 return Err(format!("chunk {at} has bytes set between its tags and its count"));
             }

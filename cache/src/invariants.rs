@@ -5,6 +5,18 @@ use std::hash::{BuildHasher, Hash};
 use crate::cache::{Cache, MAX_LEN};
 use crate::clock::Clock;
 
+/// Runs `check` on `len` zeroed items of scratch: on the stack for up to sixteen, on the heap
+/// beyond. Fuzzers check after every step, on caches of ten entries at most, so that their checks
+/// allocate nothing.
+pub(crate) fn with_scratch<T: Copy + Default, R>(len: usize, check: impl FnOnce(&mut [T]) -> R) -> R {
+    const ON_STACK: usize = 16;
+    if len <= ON_STACK {
+        check(&mut [T::default(); ON_STACK][..len])
+    } else {
+        check(&mut vec![T::default(); len])
+    }
+}
+
 impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// Checks the internal invariants and says which one is broken: the slots are within the
     /// capacity, the index maps every key to its own slot, the recency list links every slot
@@ -93,6 +105,15 @@ mod tests {
         let mut cache = sound();
         breaks(&mut cache);
         cache.check_invariants().expect_err("the check must see the damage")
+    }
+
+    #[test]
+    fn scratch_is_zeroed_and_as_long_as_asked_on_the_stack_or_the_heap() {
+        for len in [0, 1, 16, 17, 1000] {
+            let (got, zeroed) =
+                super::with_scratch(len, |s: &mut [u32]| (s.len(), s.iter().all(|&x| x == 0)));
+            assert_eq!((got, zeroed), (len, true), "{len} items");
+        }
     }
 
     #[test]

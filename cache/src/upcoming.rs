@@ -18,6 +18,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use crate::invariants::with_scratch;
+
 /// A pass lists at most one entry in four, and aims for about one in eight: a record takes 8
 /// bytes, so one byte per entry, and a pass reads about eight deadlines per record it lists.
 const LISTED_AT_MOST: usize = 4;
@@ -180,14 +182,14 @@ impl Upcoming {
                 self.horizon
             ));
         }
-        let mut recorded = vec![false; deadlines.len()];
-        for (deadline, slot) in records().map(decode) {
-            if deadlines.get(slot as usize).is_some_and(|&actual| actual.max(self.base) == deadline) {
-                recorded[slot as usize] = true;
+        let unrecorded = with_scratch(deadlines.len(), |recorded: &mut [bool]| {
+            for (deadline, slot) in records().map(decode) {
+                if deadlines.get(slot as usize).is_some_and(|&actual| actual.max(self.base) == deadline) {
+                    recorded[slot as usize] = true;
+                }
             }
-        }
-        let unrecorded =
-            (0..).zip(deadlines).find(|&(slot, &deadline)| deadline < self.horizon && !recorded[slot]);
+            (0..).zip(deadlines).find(|&(slot, &deadline)| deadline < self.horizon && !recorded[slot])
+        });
         if let Some((slot, deadline)) = unrecorded {
             return Err(format!(
                 "slot {slot} expires at {deadline}, before the horizon {}, but has no record",
