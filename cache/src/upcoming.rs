@@ -17,6 +17,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::mem;
 
 use crate::invariants::with_scratch;
 
@@ -27,6 +28,10 @@ const LISTED_AT_MOST: usize = 4;
 /// ... or this many: few enough that the fuzzer's caches (ten keys at most) list only some of
 /// their entries, so that what happens at the horizon is tested.
 const LISTED_AT_LEAST: usize = 2;
+
+/// A pass keeps a buffer of records this large or smaller for the next, instead of fitting it
+/// to what it lists: 512 bytes at most.
+const KEPT_ROOM: usize = 64;
 
 /// A record: the slot in the low 32 bits, and above them when its entry expires, as ticks
 /// after the `base` of the pass that listed it (0: at or before it). Records sort by deadline.
@@ -133,7 +138,10 @@ impl Upcoming {
         // holds more than `most`, it keeps the soonest half and `cut` becomes the earliest of
         // the rest. A first guess from a sample keeps that rare.
         let mut cut = guess_cut(deadlines, most).min(latest);
-        let mut found = Vec::with_capacity(most + CHUNK);
+        // The last pass's buffer, if it has room: a small cache with a short ttl passes often.
+        let mut found = mem::take(&mut self.listed);
+        found.clear();
+        found.reserve(most + CHUNK);
         let chunks = deadlines.chunks_exact(CHUNK);
         // The last few, padded with deadlines that are never before the cut.
         let mut rest = [u64::MAX; CHUNK];
@@ -158,7 +166,11 @@ impl Upcoming {
             }
         }
         sort_by_deadline(&mut found, cut.saturating_sub(now));
-        found.shrink_to_fit();
+        // A large cache keeps only the room its records take (a byte per entry, not the two a
+        // pass may need); a small one keeps its buffer for the next pass.
+        if found.capacity() > KEPT_ROOM {
+            found.shrink_to_fit();
+        }
         *self = Self { listed: found, next: 0, moved: BinaryHeap::new(), base: now, horizon: cut };
     }
 
@@ -369,6 +381,21 @@ mod tests {
                 listed.len()
             );
         }
+    }
+
+    #[test]
+    fn a_pass_fits_a_large_caches_records_and_keeps_a_small_ones_buffer() {
+        let mut upcoming = Upcoming::new(0);
+        let large = shuffled(4096);
+        upcoming.rebuild(&large, 0, u64::MAX);
+        assert_eq!(upcoming.listed.capacity(), upcoming.listed.len());
+        let small = shuffled(40);
+        upcoming.rebuild(&small, 0, u64::MAX);
+        let buffer = upcoming.listed.as_ptr();
+        assert!(upcoming.listed.capacity() <= KEPT_ROOM);
+        upcoming.rebuild(&small, 0, u64::MAX);
+        assert_eq!(upcoming.listed.as_ptr(), buffer, "a small cache's next pass allocates again");
+        assert_eq!(upcoming.check(&small), Ok(()));
     }
 
     #[test]
