@@ -6,7 +6,7 @@ use crate::cache::{Cache, MAX_LEN};
 use crate::clock::Clock;
 
 /// Runs `check` on `len` zeroed items of scratch: on the stack for up to sixteen, on the heap
-/// beyond. Fuzzers check after every step, on caches of ten entries at most, so that their checks
+/// beyond. Fuzzers check after every step, on caches of ten entries at most: their checks then
 /// allocate nothing.
 pub(crate) fn with_scratch<T: Copy + Default, R>(len: usize, check: impl FnOnce(&mut [T]) -> R) -> R {
     const ON_STACK: usize = 16;

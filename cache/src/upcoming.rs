@@ -138,7 +138,7 @@ impl Upcoming {
         // holds more than `most`, it keeps the soonest half and `cut` becomes the earliest of
         // the rest. A first guess from a sample keeps that rare.
         let mut cut = guess_cut(deadlines, most).min(latest);
-        // The last pass's buffer, if it has room: a small cache with a short ttl passes often.
+        // The last pass's buffer, grown if it must: a small cache with a short ttl passes often.
         let mut found = mem::take(&mut self.listed);
         found.clear();
         found.reserve(most + CHUNK);
