@@ -46,6 +46,15 @@ enum Mix {
 impl Mix {
     const ALL: [Self; 3] = [Self::Zipf, Self::ReadHeavy, Self::WriteHeavy];
 
+    /// The name `--mix` takes.
+    fn id(self) -> &'static str {
+        match self {
+            Self::Zipf => "zipf",
+            Self::ReadHeavy => "read-heavy",
+            Self::WriteHeavy => "write-heavy",
+        }
+    }
+
     fn title(self) -> &'static str {
         match self {
             Self::Zipf => "Zipf (the shared workload): Zipf(s = 1.0) over 10 × capacity keys, from empty",
@@ -104,27 +113,35 @@ struct Sample {
 
 /// Builds a fresh `S`, pre-fills it untimed, then times the workload's keys through it.
 ///
-/// Never inlined, so that `scripts/bench --instructions` can count what runs inside it.
+/// Never inlined, so that `scripts/bench --instructions` can count what runs inside it (but for
+/// `prefill`).
 #[inline(never)]
 fn run_once<S: Subject>(make: fn(usize) -> S, workload: &Workload) -> Sample {
     let mut subject = make(workload.capacity);
-    let mut tick = 0;
-    for &key in &workload.prefill {
-        subject.step(key, tick);
-        tick += 1;
-    }
+    let first_tick = prefill(&mut subject, &workload.prefill);
     // The wall clock is the point of a benchmark; the crate's ban on it is for the cache.
     #[allow(clippy::disallowed_methods)]
     let start = Instant::now();
     let mut hits = 0;
-    for &key in &workload.keys {
+    for (tick, &key) in (first_tick..).zip(&workload.keys) {
         hits += usize::from(subject.step(key, tick));
-        tick += 1;
     }
     let elapsed = start.elapsed();
     // Keep the final state observable, and drop it (untimed) here.
     black_box(&subject);
     Sample { elapsed, hits }
+}
+
+/// Steps `keys` through `subject`, untimed, and returns the next tick. Never inlined, so that
+/// `scripts/bench --instructions` can leave it out of the count.
+#[inline(never)]
+fn prefill<S: Subject>(subject: &mut S, keys: &[u64]) -> u64 {
+    let mut tick = 0;
+    for &key in keys {
+        subject.step(key, tick);
+        tick += 1;
+    }
+    tick
 }
 
 type Runner = Box<dyn Fn(&Workload) -> Sample>;
@@ -252,50 +269,75 @@ fn best_of_processes(args: &Args, contenders: usize) -> Result<Samples, String> 
     best.ok_or_else(|| "no process ran".to_owned())
 }
 
-/// `--instructions`: every contender's instructions per operation on the Zipf mix, each counted
-/// by callgrind in a child process, inside `run_once` only (so generating the keys is left out).
+/// `--instructions`: every contender's instructions per operation on each mix, each counted by
+/// callgrind in a child process, inside `run_once` but outside `prefill` (so neither making the
+/// keys nor filling the cache counts).
 fn count_instructions(contenders: &[Contender], args: &Args) -> Result<(String, String), String> {
     let exe = this_bench()?;
     let mut table = format!(
-        "## Instructions\n\nInstructions per operation on the Zipf mix ({} operations, from empty), counted by \
-         callgrind: unlike time, no other tenant of the machine can change them.\n\n| contender |",
+        "## Instructions\n\nInstructions per operation ({} operations; a pre-filled cache's filling \
+         not counted), counted by callgrind: unlike time, no other tenant of the machine can change \
+         them.\n",
         grouped(args.ops)
     );
-    for &capacity in &args.capacities {
-        let _ = write!(table, " {} |", grouped(capacity));
-    }
-    table.push_str("\n| --- |");
-    table.push_str(&" ---: |".repeat(args.capacities.len()));
     let mut lines = String::new();
-    for contender in contenders {
-        let _ = write!(table, "\n| {} |", contender.label);
+    for mix in Mix::ALL {
+        let _ = write!(table, "\n### {}\n\n| contender |", mix.title());
         for &capacity in &args.capacities {
-            eprintln!(
-                "speed: counting the instructions of {} at capacity {}",
-                contender.id,
-                grouped(capacity)
-            );
-            let out = Command::new("valgrind")
-                .args(["--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=*run_once*"])
-                .arg(&exe)
-                .args(["--bench", "--instructions-of", contender.id])
-                .args(["--capacities", &capacity.to_string(), "--ops", &args.ops.to_string()])
-                .output()
-                .map_err(|e| format!("cannot run valgrind: {e}"))?;
-            let log = String::from_utf8_lossy(&out.stderr);
-            let collected = log
-                .lines()
-                .find_map(|line| line.split_once("Collected :").map(|(_, n)| n.trim().parse::<usize>()))
-                .and_then(Result::ok)
-                .filter(|_| out.status.success())
-                .ok_or_else(|| format!("callgrind failed on {}: {log}", contender.id))?;
-            let per_op = to_f64(collected) / to_f64(args.ops);
-            let _ = write!(table, " {per_op:.0} |");
-            let _ = writeln!(lines, "instructions_per_op {capacity} {} {per_op:.1}", contender.id);
+            let _ = write!(table, " {} |", grouped(capacity));
         }
+        table.push_str("\n| --- |");
+        table.push_str(&" ---: |".repeat(args.capacities.len()));
+        for contender in contenders {
+            let _ = write!(table, "\n| {} |", contender.label);
+            for &capacity in &args.capacities {
+                eprintln!(
+                    "speed: counting the instructions of {} on the {} mix at capacity {}",
+                    contender.id,
+                    mix.id(),
+                    grouped(capacity)
+                );
+                let per_op = instructions_per_op(&exe, contender.id, mix, capacity, args.ops)?;
+                let _ = write!(table, " {per_op:.0} |");
+                let _ = writeln!(
+                    lines,
+                    "instructions_per_op {} {capacity} {} {per_op:.1}",
+                    mix.id(),
+                    contender.id
+                );
+            }
+        }
+        table.push('\n');
     }
-    table.push('\n');
     Ok((table, lines))
+}
+
+/// One contender's instructions per operation on one mix, counted by callgrind in a child.
+fn instructions_per_op(
+    exe: &std::path::Path,
+    id: &str,
+    mix: Mix,
+    capacity: usize,
+    ops: usize,
+) -> Result<f64, String> {
+    // Collection toggles on entering and on leaving each matching function: on in `run_once`,
+    // off again inside its `prefill`.
+    let out = Command::new("valgrind")
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .args(["--toggle-collect=*run_once*", "--toggle-collect=*speed::prefill*"])
+        .arg(exe)
+        .args(["--bench", "--instructions-of", id, "--mix", mix.id()])
+        .args(["--capacities", &capacity.to_string(), "--ops", &ops.to_string()])
+        .output()
+        .map_err(|e| format!("cannot run valgrind: {e}"))?;
+    let log = String::from_utf8_lossy(&out.stderr);
+    let collected = log
+        .lines()
+        .find_map(|line| line.split_once("Collected :").map(|(_, n)| n.trim().parse::<usize>()))
+        .and_then(Result::ok)
+        .filter(|_| out.status.success())
+        .ok_or_else(|| format!("callgrind failed on {id}: {log}"))?;
+    Ok(to_f64(collected) / to_f64(ops))
 }
 
 /// What a child prints: `sample NANOSECONDS HITS` per mix, capacity and contender, in order.
@@ -332,8 +374,14 @@ fn main() {
             eprintln!("speed: no contender '{id}' (there are {})", ids.join(", "));
             std::process::exit(2);
         };
+        let mix = args.mix.as_deref().unwrap_or("zipf");
+        let Some(mix) = Mix::ALL.into_iter().find(|m| m.id() == mix) else {
+            let ids: Vec<&str> = Mix::ALL.iter().map(|m| m.id()).collect();
+            eprintln!("speed: no mix '{mix}' (there are {})", ids.join(", "));
+            std::process::exit(2);
+        };
         for &capacity in &args.capacities {
-            black_box((contender.run)(&Mix::Zipf.workload(capacity, args.ops)));
+            black_box((contender.run)(&mix.workload(capacity, args.ops)));
         }
         return;
     }

@@ -133,11 +133,13 @@ pub(crate) struct Args {
     /// everything 40% slower than the next, so the best over several processes counts.
     pub(crate) processes: usize,
     /// Count instructions per operation instead of timing (speed only): each contender runs
-    /// the Zipf mix once under callgrind, whose counts no noisy neighbour can change.
+    /// each mix once under callgrind, whose counts no noisy neighbour can change.
     pub(crate) instructions: bool,
-    /// Run only this contender, once per capacity, on the Zipf mix, untimed: what
-    /// `--instructions` runs under callgrind.
+    /// Run only this contender, once per capacity, untimed: what `--instructions` runs under
+    /// callgrind.
     pub(crate) instructions_of: Option<String>,
+    /// The mix `--instructions-of` runs (`--mix NAME`; the Zipf mix unless told).
+    pub(crate) mix: Option<String>,
     /// Cache capacities; the memory bench uses the largest.
     pub(crate) capacities: Vec<usize>,
     /// Whether to rewrite the files under `benches/results/`: only `cargo bench` runs of the
@@ -146,7 +148,7 @@ pub(crate) struct Args {
 }
 
 const USAGE: &str = "options: --quick | --ops N | --runs N | --processes N | --capacities N[,N...] \
-                     | --instructions | --instructions-of ID | --help";
+                     | --instructions | --instructions-of ID [--mix NAME] | --help";
 
 impl Args {
     /// Parses the process's arguments; a bad one exits with a one-line error and status 2.
@@ -174,6 +176,7 @@ impl Args {
             processes: 3,
             instructions: false,
             instructions_of: None,
+            mix: None,
             capacities: vec![10_000, 1_000_000],
             write_results: true,
         };
@@ -189,6 +192,7 @@ impl Args {
                 "--processes" => processes = Some(number(&value()?)?),
                 "--instructions" => args.instructions = true,
                 "--instructions-of" => args.instructions_of = Some(value()?),
+                "--mix" => args.mix = Some(value()?),
                 "--capacities" => {
                     capacities = Some(value()?.split(',').map(number).collect::<Result<Vec<_>, _>>()?);
                 }
