@@ -11,7 +11,7 @@
 //!
 //! Prints markdown tables, then `ratio CAPACITY PEER X` and `ratio_ttl CAPACITY CLOCK X` lines; a
 //! full run also writes `results/table.md` (its speed section) and `results/ns-per-op.svg`, and a
-//! `--instructions` run of the shared workload writes that file's instructions section.
+//! `--instructions` run (every mix, counted by callgrind) writes that file's instructions section.
 
 mod common;
 
