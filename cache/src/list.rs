@@ -43,6 +43,13 @@ fn at<N: Node>(nodes: &mut [N], i: u32) -> &mut Links {
     nodes[i as usize].links_mut()
 }
 
+/// Node `i`'s links, or `None` for `NIL`: one comparison, where testing for `NIL` and then
+/// indexing took two. (`NIL` is never an index: a slice of nodes holds fewer than `u32::MAX`.)
+#[inline]
+fn node<N: Node>(nodes: &mut [N], i: u32) -> Option<&mut Links> {
+    nodes.get_mut(i as usize).map(Node::links_mut)
+}
+
 impl List {
     pub(crate) const EMPTY: List = List { head: NIL, tail: NIL };
 
@@ -51,10 +58,9 @@ impl List {
     pub(crate) fn push_front<N: Node>(&mut self, nodes: &mut [N], i: u32) {
         let old = self.head;
         *at(nodes, i) = Links { prev: NIL, next: old };
-        if old == NIL {
-            self.tail = i;
-        } else {
-            at(nodes, old).prev = i;
+        match node(nodes, old) {
+            Some(old) => old.prev = i,
+            None => self.tail = i,
         }
         self.head = i;
     }
@@ -63,15 +69,13 @@ impl List {
     #[inline]
     pub(crate) fn unlink<N: Node>(&mut self, nodes: &mut [N], i: u32) {
         let Links { prev, next } = *at(nodes, i);
-        if prev == NIL {
-            self.head = next;
-        } else {
-            at(nodes, prev).next = next;
+        match node(nodes, prev) {
+            Some(prev) => prev.next = next,
+            None => self.head = next,
         }
-        if next == NIL {
-            self.tail = prev;
-        } else {
-            at(nodes, next).prev = prev;
+        match node(nodes, next) {
+            Some(next) => next.prev = prev,
+            None => self.tail = prev,
         }
     }
 
@@ -85,10 +89,9 @@ impl List {
         // Not the head, so `i` has a predecessor, and the list a head to push in front of.
         let Links { prev, next } = *at(nodes, i);
         at(nodes, prev).next = next;
-        if next == NIL {
-            self.tail = prev;
-        } else {
-            at(nodes, next).prev = prev;
+        match node(nodes, next) {
+            Some(next) => next.prev = prev,
+            None => self.tail = prev,
         }
         *at(nodes, i) = Links { prev: NIL, next: self.head };
         at(nodes, self.head).prev = i;
@@ -104,10 +107,9 @@ impl List {
         // Not the tail, so `i` has a successor, and the list a tail to push behind.
         let Links { prev, next } = *at(nodes, i);
         at(nodes, next).prev = prev;
-        if prev == NIL {
-            self.head = next;
-        } else {
-            at(nodes, prev).next = next;
+        match node(nodes, prev) {
+            Some(prev) => prev.next = next,
+            None => self.head = next,
         }
         *at(nodes, i) = Links { prev: self.tail, next: NIL };
         at(nodes, self.tail).next = i;
@@ -119,15 +121,13 @@ impl List {
     #[inline]
     pub(crate) fn relocate<N: Node>(&mut self, nodes: &mut [N], to: u32) {
         let Links { prev, next } = *at(nodes, to);
-        if prev == NIL {
-            self.head = to;
-        } else {
-            at(nodes, prev).next = to;
+        match node(nodes, prev) {
+            Some(prev) => prev.next = to,
+            None => self.head = to,
         }
-        if next == NIL {
-            self.tail = to;
-        } else {
-            at(nodes, next).prev = to;
+        match node(nodes, next) {
+            Some(next) => next.prev = to,
+            None => self.tail = to,
         }
     }
 
