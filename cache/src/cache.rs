@@ -247,8 +247,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         K: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
     {
-        let i = self.touch(key)?;
-        Some(&self.slots[i as usize].value)
+        self.touch(key).map(|value| &*value)
     }
 
     /// Like [`get`](Self::get), but the value can be changed in place. Changing it does not
@@ -269,8 +268,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         K: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
     {
-        let i = self.touch(key)?;
-        Some(&mut self.slots[i as usize].value)
+        self.touch(key)
     }
 
     /// The value of a live `key`, as [`get_mut`](Self::get_mut) finds it; on a miss, first
@@ -327,8 +325,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         make: impl FnOnce() -> Result<V, E>,
     ) -> Result<Option<&mut V>, E> {
         if let Some(i) = self.find_live(&key) {
-            self.hit(i);
-            return Ok(Some(&mut self.slots[i as usize].value));
+            return Ok(Some(self.hit(i)));
         }
         let value = match make() {
             Ok(value) => value,
@@ -885,7 +882,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// Cleans up, then finds a live `key`, counts a hit or a miss, and makes it the most
     /// recently used.
     #[inline]
-    fn touch<Q>(&mut self, key: &Q) -> Option<u32>
+    fn touch<Q>(&mut self, key: &Q) -> Option<&mut V>
     where
         K: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
@@ -894,8 +891,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
             self.stats.misses += 1;
             return None;
         };
-        self.hit(i);
-        Some(i)
+        Some(self.hit(i))
     }
 
     /// Cleans up, then finds a live `key`; the stats and the order are the caller's to change.
@@ -910,11 +906,15 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         self.find(self.hasher.hash_one(key), key)
     }
 
-    /// Counts a hit on slot `i` and makes it the most recently used.
+    /// Counts a hit on slot `i`, makes it the most recently used, and returns its value.
     #[inline]
-    fn hit(&mut self, i: u32) {
+    fn hit(&mut self, i: u32) -> &mut V {
         self.stats.hits += 1;
-        self.recency.move_to_front(&mut self.slots, i);
+        // Through one slice: the relinking's stores cannot change its length, so the value's
+        // index needs no second bounds check (through `self.slots` it had one, and reloads).
+        let slots = self.slots.as_mut_slice();
+        self.recency.move_to_front(slots, i);
+        &mut slots[i as usize].value
     }
 
     /// The one write path behind `put` and `push`. It probes the index once: for the key, and

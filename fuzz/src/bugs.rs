@@ -57,8 +57,8 @@ pub const BUGS: &[Bug] = &[
         summary: "get does not make the entry the most recently used",
         file: CACHE,
         edits: &[(
-            "        self.stats.hits += 1;\n        self.recency.move_to_front(&mut self.slots, i);\n",
-            "        self.stats.hits += 1;\n",
+            "        self.recency.move_to_front(slots, i);\n        &mut slots[i as usize].value\n",
+            "        &mut slots[i as usize].value\n",
         )],
     },
     Bug {
@@ -96,8 +96,8 @@ pub const BUGS: &[Bug] = &[
         summary: "get restarts the entry's timer, as if it were a write",
         file: CACHE,
         edits: &[(
-            "        self.hit(i);\n        Some(i)",
-            "        self.hit(i);\n        if let Some(ttl) = self.ttl {\n            self.last_deadline = self.now().saturating_add(ttl).max(self.last_deadline);\n            self.restart_timer(i, self.last_deadline);\n        }\n        Some(i)",
+            "        Some(self.hit(i))\n    }",
+            "        if let Some(ttl) = self.ttl {\n            self.last_deadline = self.now().saturating_add(ttl).max(self.last_deadline);\n            self.restart_timer(i, self.last_deadline);\n        }\n        Some(self.hit(i))\n    }",
         )],
     },
     Bug {
@@ -353,8 +353,8 @@ pub const BUGS: &[Bug] = &[
         file: CACHE,
         edits: &[
             (
-                "        if let Some(i) = self.find_live(&key) {\n            self.hit(i);",
-                "        let made = make();\n        if let Some(i) = self.find_live(&key) {\n            made?;\n            self.hit(i);",
+                "        if let Some(i) = self.find_live(&key) {\n            return Ok(Some(self.hit(i)));",
+                "        let made = make();\n        if let Some(i) = self.find_live(&key) {\n            made?;\n            return Ok(Some(self.hit(i)));",
             ),
             ("        let value = match make() {", "        let value = match made {"),
         ],
