@@ -51,32 +51,6 @@ impl Chunk {
     }
 }
 
-/// What a lookup compares a chunk's sixteen tag bytes with: its tag in every lane, and 0 in the
-/// overflow byte, so that one compare also says whether the chunk counts no overflow (the bit
-/// `NO_OVERFLOW` of the match). Reading the count apart from the compare made the compiler keep
-/// a copy of the tags on the stack, and so a stack frame, on every lookup.
-#[derive(Clone, Copy)]
-struct Wanted(u8x16);
-
-impl Wanted {
-    #[inline]
-    fn new(tag: u8) -> Self {
-        let mut keep = [u8::MAX; 16];
-        keep[OVERFLOW] = 0;
-        Wanted(u8x16::splat(tag) & u8x16::from(keep))
-    }
-
-    /// Bit `l` for each lane `l` that holds the tag, and `NO_OVERFLOW` if the count is 0.
-    #[inline]
-    #[expect(clippy::cast_sign_loss, reason = "`move_mask` sets the low sixteen bits only")]
-    fn matches(self, chunk: &Chunk) -> u16 {
-        u8x16::from(chunk.tags).cmp_eq(self.0).move_mask() as u16
-    }
-}
-
-/// The bit of [`Wanted::matches`] that says a chunk counts no overflow.
-const NO_OVERFLOW: u16 = 1 << OVERFLOW;
-
 /// A key's tag: the top seven bits of its hash, with the top bit set.
 #[inline]
 fn tag_of(hash: u64) -> u8 {
@@ -159,15 +133,14 @@ impl Index {
 
     #[inline]
     fn lane_of(&self, hash: u64, mut eq: impl FnMut(u32) -> bool) -> Option<Lane> {
-        let wanted = Wanted::new(tag_of(hash));
+        let tag = tag_of(hash);
         let mut probe = Probe::new(hash, self.chunks.len());
         // Bounded, though a probe ends long before: some chunk always has an empty lane.
         let mut unvisited = self.chunks.len();
         loop {
             // `None` only when there are no chunks.
             let chunk = self.chunks.get(probe.at)?;
-            let matched = wanted.matches(chunk);
-            let mut tagged = matched & LANE_BITS;
+            let mut tagged = chunk.lanes_tagged(tag);
             while tagged != 0 {
                 let lane = tagged.trailing_zeros() as usize;
                 if eq(chunk.slots[lane]) {
@@ -176,7 +149,7 @@ impl Index {
                 tagged &= tagged - 1;
             }
             unvisited -= 1;
-            if matched & NO_OVERFLOW != 0 || unvisited == 0 {
+            if chunk.overflow() == 0 || unvisited == 0 {
                 return None;
             }
             probe.step();
