@@ -401,10 +401,12 @@ fn main() {
         return;
     }
     // Even a single process is a child, so that it starts with the malloc settings above.
+    let touch_before = page_touch_us();
     let samples = best_of_processes(&args, contenders.len()).unwrap_or_else(|e| {
         eprintln!("speed: {e}");
         std::process::exit(1);
     });
+    let page_touch = [touch_before, page_touch_us()];
     // Totals per run, divided into per-operation figures.
     let per_op = |total: fn(&Sample) -> f64| -> Vec<Vec<Vec<f64>>> {
         let by_contender = |k: &Vec<Sample>| k.iter().map(|s| total(s) / to_f64(args.ops)).collect();
@@ -417,9 +419,10 @@ fn main() {
         hit_rate: per_op(|s| to_f64(s.hits)),
     };
 
-    let table = table(&contenders, &results, &args);
+    let table = table(&contenders, &results, &args, page_touch);
     println!("{table}");
     print!("{}", ratio_lines(&contenders, &results));
+    println!("page_touch_us {:.2} {:.2}", page_touch[0], page_touch[1]);
 
     if args.write_results {
         common::save_section("speed", "speed", &table);
@@ -438,15 +441,40 @@ fn best_of(args: &Args) -> String {
     if args.processes == 1 { runs } else { format!("{runs} in each of {} processes", args.processes) }
 }
 
+/// Microseconds per 4 KiB page that the first write to fresh memory costs now, over 256 MiB.
+///
+/// A growing contender pays it for every page it fills, so at a million entries it weighs on
+/// whoever keeps more bytes: the cache with a ttl touches about 1,100 pages more than without one on
+/// the Zipf mix. On a VM it is the hypervisor's price as much as the kernel's, and it moved from
+/// 1.5 to 10 µs within an hour on one machine (`experiments.md`): the table reports it so that a
+/// run's ratios at a million entries can be read against it.
+fn page_touch_us() -> f64 {
+    const BYTES: usize = 256 << 20;
+    const PAGE: usize = 4096;
+    // Zeroed memory this large comes from a fresh mapping whose pages are not yet backed.
+    let mut fresh = vec![0_u8; BYTES];
+    #[allow(clippy::disallowed_methods)]
+    let start = Instant::now();
+    for byte in fresh.iter_mut().step_by(PAGE) {
+        *byte = 1;
+    }
+    let elapsed = start.elapsed();
+    black_box(&fresh);
+    elapsed.as_secs_f64() * 1e6 / to_f64(BYTES / PAGE)
+}
+
 /// One markdown table per mix: ns/op and hit rate per contender and capacity.
-fn table(contenders: &[Contender], results: &Results, args: &Args) -> String {
+fn table(contenders: &[Contender], results: &Results, args: &Args, page_touch: [f64; 2]) -> String {
     let mut out = format!(
         "## Speed\n\nns per operation (`get`, and `put` on a miss), best of {}; runs of {} operations; \
          u64 keys and values; each crate's default hasher. Keys from a fixed seed. The expiring \
          variant's `ManualClock` moves 1 tick per operation and its ttl is capacity/2 ticks. \
-         \"hits\" is the share of `get`s that hit.\n",
+         \"hits\" is the share of `get`s that hit. A first write to a fresh 4 KiB page took \
+         {:.2} µs before the runs and {:.2} µs after them.\n",
         best_of(args),
-        grouped(results.ops)
+        grouped(results.ops),
+        page_touch[0],
+        page_touch[1]
     );
     for (m, mix) in Mix::ALL.into_iter().enumerate() {
         let _ = write!(out, "\n### {}\n\n| contender |", mix.title());
