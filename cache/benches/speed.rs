@@ -190,6 +190,8 @@ struct Results {
     ops: usize,
     ns: Vec<Vec<Vec<f64>>>,
     hit_rate: Vec<Vec<Vec<f64>>>,
+    /// [`page_touch_us`] before the runs and after them.
+    page_touch_us: [f64; 2],
 }
 
 impl Results {
@@ -406,7 +408,7 @@ fn main() {
         eprintln!("speed: {e}");
         std::process::exit(1);
     });
-    let page_touch = [touch_before, page_touch_us()];
+    let touch_after = page_touch_us();
     // Totals per run, divided into per-operation figures.
     let per_op = |total: fn(&Sample) -> f64| -> Vec<Vec<Vec<f64>>> {
         let by_contender = |k: &Vec<Sample>| k.iter().map(|s| total(s) / to_f64(args.ops)).collect();
@@ -417,12 +419,14 @@ fn main() {
         ops: args.ops,
         ns: per_op(|s| s.elapsed.as_secs_f64() * 1e9),
         hit_rate: per_op(|s| to_f64(s.hits)),
+        page_touch_us: [touch_before, touch_after],
     };
 
-    let table = table(&contenders, &results, &args, page_touch);
+    let table = table(&contenders, &results, &args);
     println!("{table}");
     print!("{}", ratio_lines(&contenders, &results));
-    println!("page_touch_us {:.2} {:.2}", page_touch[0], page_touch[1]);
+    let [before, after] = results.page_touch_us;
+    println!("page_touch_us {before:.2} {after:.2}");
 
     if args.write_results {
         common::save_section("speed", "speed", &table);
@@ -444,10 +448,9 @@ fn best_of(args: &Args) -> String {
 /// Microseconds per 4 KiB page that the first write to fresh memory costs now, over 256 MiB.
 ///
 /// A growing contender pays it for every page it fills, so at a million entries it weighs on
-/// whoever keeps more bytes: the cache with a ttl touches about 1,100 pages more than without one on
-/// the Zipf mix. On a VM it is the hypervisor's price as much as the kernel's, and it moved from
-/// 1.5 to 10 µs within an hour on one machine (`experiments.md`): the table reports it so that a
-/// run's ratios at a million entries can be read against it.
+/// whoever keeps more bytes, such as the cache with a ttl. On a VM it is the hypervisor's price as
+/// much as the kernel's, and it moves from run to run (`experiments.md`, "The ttl's gap is its
+/// pages"): the table reports it so that a run's ratios at a million entries can be read against it.
 fn page_touch_us() -> f64 {
     const BYTES: usize = 256 << 20;
     const PAGE: usize = 4096;
@@ -464,7 +467,7 @@ fn page_touch_us() -> f64 {
 }
 
 /// One markdown table per mix: ns/op and hit rate per contender and capacity.
-fn table(contenders: &[Contender], results: &Results, args: &Args, page_touch: [f64; 2]) -> String {
+fn table(contenders: &[Contender], results: &Results, args: &Args) -> String {
     let mut out = format!(
         "## Speed\n\nns per operation (`get`, and `put` on a miss), best of {}; runs of {} operations; \
          u64 keys and values; each crate's default hasher. Keys from a fixed seed. The expiring \
@@ -473,8 +476,8 @@ fn table(contenders: &[Contender], results: &Results, args: &Args, page_touch: [
          {:.2} µs before the runs and {:.2} µs after them.\n",
         best_of(args),
         grouped(results.ops),
-        page_touch[0],
-        page_touch[1]
+        results.page_touch_us[0],
+        results.page_touch_us[1]
     );
     for (m, mix) in Mix::ALL.into_iter().enumerate() {
         let _ = write!(out, "\n### {}\n\n| contender |", mix.title());
