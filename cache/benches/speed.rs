@@ -9,7 +9,9 @@
 //! a slow spell on the machine hits them all alike, and the runs repeat in fresh processes (on
 //! a shared VM one process can run everything 40% slower than the next).
 //!
-//! Prints markdown tables, then `ratio CAPACITY PEER X` and `ratio_ttl CAPACITY CLOCK X` lines; a
+//! Prints markdown tables, then `ratio CAPACITY PEER X` and `ratio_ttl CAPACITY CLOCK X` lines
+//! and, over several processes, each of those ratios' range from one process to another
+//! (`ratio_range CAPACITY PEER LOW HIGH`, `ratio_ttl_range CAPACITY CLOCK LOW HIGH`); a
 //! full run also writes `results/table.md` (its speed section) and `results/ns-per-op.svg`, and a
 //! `--instructions` run (every mix, counted by callgrind) writes that file's instructions section.
 
@@ -240,35 +242,40 @@ fn fixed_mmap_threshold() -> String {
     }
 }
 
-/// Runs this bench again in `args.processes` fresh processes and keeps each contender's best
-/// run over all of them.
-fn best_of_processes(args: &Args, contenders: usize) -> Result<Samples, String> {
+/// Runs this bench again in `args.processes` (at least one) fresh processes: each one's best
+/// run of every contender, in process order.
+fn run_processes(args: &Args, contenders: usize) -> Result<Vec<Samples>, String> {
     let exe = this_bench()?;
-    let mut best: Option<Samples> = None;
-    for p in 1..=args.processes {
-        eprintln!("speed: process {p}/{}", args.processes);
-        let out = Command::new(&exe)
-            .args(std::env::args_os().skip(1))
-            .env(CHILD, "1")
-            .env("GLIBC_TUNABLES", fixed_mmap_threshold())
-            .stderr(Stdio::inherit())
-            .output()
-            .map_err(|e| format!("cannot start process {p}: {e}"))?;
-        if !out.status.success() {
-            return Err(format!("process {p} failed: {}", out.status));
-        }
-        let mut samples = parse_samples(&String::from_utf8_lossy(&out.stdout), args, contenders)?;
-        if let Some(best) = &best {
-            let pairs = samples.iter_mut().flatten().flatten().zip(best.iter().flatten().flatten());
-            for (new, old) in pairs {
-                if old.elapsed < new.elapsed {
-                    *new = *old;
-                }
+    (1..=args.processes)
+        .map(|p| {
+            eprintln!("speed: process {p}/{}", args.processes);
+            let out = Command::new(&exe)
+                .args(std::env::args_os().skip(1))
+                .env(CHILD, "1")
+                .env("GLIBC_TUNABLES", fixed_mmap_threshold())
+                .stderr(Stdio::inherit())
+                .output()
+                .map_err(|e| format!("cannot start process {p}: {e}"))?;
+            if !out.status.success() {
+                return Err(format!("process {p} failed: {}", out.status));
+            }
+            parse_samples(&String::from_utf8_lossy(&out.stdout), args, contenders)
+        })
+        .collect()
+}
+
+/// Each contender's best run over all the processes' (`processes` is not empty).
+fn best_over(processes: &[Samples]) -> Samples {
+    let (first, rest) = processes.split_first().expect("`Args` asks for at least one process");
+    let mut best = first.clone();
+    for samples in rest {
+        for (best, new) in best.iter_mut().flatten().flatten().zip(samples.iter().flatten().flatten()) {
+            if new.elapsed < best.elapsed {
+                *best = *new;
             }
         }
-        best = Some(samples);
     }
-    best.ok_or_else(|| "no process ran".to_owned())
+    best
 }
 
 /// `--instructions`: every contender's instructions per operation on each mix, each counted by
@@ -404,10 +411,11 @@ fn main() {
     }
     // Even a single process is a child, so that it starts with the malloc settings above.
     let touch_before = page_touch_us();
-    let samples = best_of_processes(&args, contenders.len()).unwrap_or_else(|e| {
+    let processes = run_processes(&args, contenders.len()).unwrap_or_else(|e| {
         eprintln!("speed: {e}");
         std::process::exit(1);
     });
+    let samples = best_over(&processes);
     let touch_after = page_touch_us();
     // Totals per run, divided into per-operation figures.
     let per_op = |total: fn(&Sample) -> f64| -> Vec<Vec<Vec<f64>>> {
@@ -425,6 +433,7 @@ fn main() {
     let table = table(&contenders, &results, &args);
     println!("{table}");
     print!("{}", ratio_lines(&contenders, &results));
+    print!("{}", ratio_range_lines(&contenders, &processes, &args.capacities));
     let [before, after] = results.page_touch_us;
     println!("page_touch_us {before:.2} {after:.2}");
 
@@ -514,6 +523,41 @@ fn ratio_lines(contenders: &[Contender], results: &Results) -> String {
         for (clock, id) in OURS_TTL {
             let _ =
                 writeln!(out, "ratio_ttl {capacity} {clock} {:.2}", our_ns / results.zipf_ns(k, index(id)));
+        }
+    }
+    out
+}
+
+/// `ratio_range CAPACITY PEER LOW HIGH` and `ratio_ttl_range CAPACITY CLOCK LOW HIGH`, when the
+/// runs took several processes: the lowest and the highest figure of the matching `ratio` or
+/// `ratio_ttl` line as each process measured it alone, from its own best runs. On a shared VM
+/// one process can run everything much slower than the next; the range says how far the
+/// best-of-all ratio can be read as the machine's rather than one lucky process's.
+fn ratio_range_lines(contenders: &[Contender], processes: &[Samples], capacities: &[usize]) -> String {
+    let index = |id: &str| contenders.iter().position(|c| c.id == id).expect("every id is registered");
+    let ours = index(OURS);
+    let mut out = String::new();
+    if processes.len() < 2 {
+        return out;
+    }
+    // The time of `slower` over that of `faster` on the Zipf mix (first, as in
+    // `Results::zipf_ns`), lowest and highest over the processes. Every process runs the same
+    // operations, so a ratio of times is a ratio of speeds.
+    let range = |k: usize, slower: usize, faster: usize| {
+        let ratios = processes.iter().map(|samples| {
+            let zipf = &samples[0][k];
+            zipf[slower].elapsed.as_secs_f64() / zipf[faster].elapsed.as_secs_f64()
+        });
+        ratios.fold((f64::INFINITY, 0.0_f64), |(low, high), r| (low.min(r), high.max(r)))
+    };
+    for (k, &capacity) in capacities.iter().enumerate() {
+        for peer in PEERS {
+            let (low, high) = range(k, index(peer), ours);
+            let _ = writeln!(out, "ratio_range {capacity} {peer} {low:.2} {high:.2}");
+        }
+        for (clock, id) in OURS_TTL {
+            let (low, high) = range(k, ours, index(id));
+            let _ = writeln!(out, "ratio_ttl_range {capacity} {clock} {low:.2} {high:.2}");
         }
     }
     out
