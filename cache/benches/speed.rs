@@ -508,22 +508,34 @@ fn table(contenders: &[Contender], results: &Results, args: &Args) -> String {
     out
 }
 
-/// `ratio CAPACITY PEER X`: our no-ttl ops/s over the peer's on the Zipf mix (> 1: we are
-/// faster); `ratio_ttl CAPACITY CLOCK X`: a ttl that never fires, on that clock, over no ttl
-/// (> 0.9: within the 10% the ttl may cost).
-fn ratio_lines(contenders: &[Contender], results: &Results) -> String {
+/// One ratio of the Zipf mix: its line's name (`ratio` or `ratio_ttl`), capacity, the peer or
+/// clock it names, and its figure.
+type Ratio = (&'static str, usize, &'static str, f64);
+
+/// Every ratio, from `time(capacity index, contender index)` on the Zipf mix: our no-ttl speed
+/// over each peer's (> 1: we are faster), and each never-firing ttl's speed over no ttl (> 0.9:
+/// within the 10% the ttl may cost). One definition for the best runs and for each process's.
+fn ratios(contenders: &[Contender], capacities: &[usize], time: impl Fn(usize, usize) -> f64) -> Vec<Ratio> {
     let index = |id: &str| contenders.iter().position(|c| c.id == id).expect("every id is registered");
     let ours = index(OURS);
-    let mut out = String::new();
-    for (k, &capacity) in results.capacities.iter().enumerate() {
-        let our_ns = results.zipf_ns(k, ours);
+    let mut out = Vec::new();
+    for (k, &capacity) in capacities.iter().enumerate() {
+        let our_time = time(k, ours);
         for peer in PEERS {
-            let _ = writeln!(out, "ratio {capacity} {peer} {:.2}", results.zipf_ns(k, index(peer)) / our_ns);
+            out.push(("ratio", capacity, peer, time(k, index(peer)) / our_time));
         }
         for (clock, id) in OURS_TTL {
-            let _ =
-                writeln!(out, "ratio_ttl {capacity} {clock} {:.2}", our_ns / results.zipf_ns(k, index(id)));
+            out.push(("ratio_ttl", capacity, clock, our_time / time(k, index(id))));
         }
+    }
+    out
+}
+
+/// `ratio CAPACITY PEER X` and `ratio_ttl CAPACITY CLOCK X` lines, from the best runs.
+fn ratio_lines(contenders: &[Contender], results: &Results) -> String {
+    let mut out = String::new();
+    for (name, capacity, of, x) in ratios(contenders, &results.capacities, |k, c| results.zipf_ns(k, c)) {
+        let _ = writeln!(out, "{name} {capacity} {of} {x:.2}");
     }
     out
 }
@@ -534,31 +546,20 @@ fn ratio_lines(contenders: &[Contender], results: &Results) -> String {
 /// one process can run everything much slower than the next; the range says how far the
 /// best-of-all ratio can be read as the machine's rather than one lucky process's.
 fn ratio_range_lines(contenders: &[Contender], processes: &[Samples], capacities: &[usize]) -> String {
-    let index = |id: &str| contenders.iter().position(|c| c.id == id).expect("every id is registered");
-    let ours = index(OURS);
     let mut out = String::new();
     if processes.len() < 2 {
         return out;
     }
-    // The time of `slower` over that of `faster` on the Zipf mix (first, as in
-    // `Results::zipf_ns`), lowest and highest over the processes. Every process runs the same
-    // operations, so a ratio of times is a ratio of speeds.
-    let range = |k: usize, slower: usize, faster: usize| {
-        let ratios = processes.iter().map(|samples| {
-            let zipf = &samples[0][k];
-            zipf[slower].elapsed.as_secs_f64() / zipf[faster].elapsed.as_secs_f64()
-        });
-        ratios.fold((f64::INFINITY, 0.0_f64), |(low, high), r| (low.min(r), high.max(r)))
-    };
-    for (k, &capacity) in capacities.iter().enumerate() {
-        for peer in PEERS {
-            let (low, high) = range(k, index(peer), ours);
-            let _ = writeln!(out, "ratio_range {capacity} {peer} {low:.2} {high:.2}");
-        }
-        for (clock, id) in OURS_TTL {
-            let (low, high) = range(k, ours, index(id));
-            let _ = writeln!(out, "ratio_ttl_range {capacity} {clock} {low:.2} {high:.2}");
-        }
+    // Every process runs the same operations, so its times give the same ratios as ns/op. The
+    // Zipf mix comes first, as in `Results::zipf_ns`.
+    let per_process: Vec<Vec<Ratio>> = processes
+        .iter()
+        .map(|samples| ratios(contenders, capacities, |k, c| samples[0][k][c].elapsed.as_secs_f64()))
+        .collect();
+    for (i, &(name, capacity, of, _)) in per_process[0].iter().enumerate() {
+        let figures = per_process.iter().map(|ratios| ratios[i].3);
+        let (low, high) = figures.fold((f64::INFINITY, 0.0_f64), |(low, high), x| (low.min(x), high.max(x)));
+        let _ = writeln!(out, "{name}_range {capacity} {of} {low:.2} {high:.2}");
     }
     out
 }
