@@ -77,8 +77,13 @@ pub struct Cache<K, V, C: Clock = SystemClock, S = DefaultHashBuilder> {
     pub(crate) deadlines: Vec<u64>,
     /// The index of every slot, found by its key's hash.
     pub(crate) index: Index,
-    /// Most recently used at the head, least recently used at the tail.
+    /// Most recently used at the head, least recently used at the tail, but for `pending`.
     pub(crate) recency: List,
+    /// The slot of the last hit, or `NIL`: the most recently used entry, which the list takes
+    /// to its head only at the next `&mut` call ([`settle`](Self::settle)). Moved at once, the
+    /// relink's stores would wait on the lookup just made; a call later they wait on nothing
+    /// (see `cache/benches/experiments.md`). The order is `pending`, then the list without it.
+    pub(crate) pending: u32,
     /// Records of the entries that expire soonest; see [`Upcoming`].
     pub(crate) upcoming: Upcoming,
     /// No entry expires before this (`u64::MAX` without a ttl): `upcoming.next_check()`, or
@@ -173,6 +178,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
             deadlines: Vec::new(),
             index: Index::new(),
             recency: List::EMPTY,
+            pending: NIL,
             upcoming: no_upcoming(ttl),
             next_deadline: no_upcoming(ttl).next_check(),
             last_deadline: 0,
@@ -449,7 +455,9 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// assert_eq!(cache.peek_lru(), Some((&"a", &1)));
     /// ```
     pub fn peek_lru(&self) -> Option<(&K, &V)> {
-        self.first_live(self.recency.tail, |links| links.prev)
+        let now = self.now();
+        // The last hit's entry is the most recently used: the least only if no other is live.
+        self.first_live(now, self.recency.tail, |links| links.prev).or_else(|| self.pending_live(now))
     }
 
     /// The most recently used live entry, leaving the recency order alone.
@@ -466,18 +474,25 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// assert_eq!(cache.peek_mru(), Some((&"b", &2)));
     /// ```
     pub fn peek_mru(&self) -> Option<(&K, &V)> {
-        self.first_live(self.recency.head, |links| links.next)
+        let now = self.now();
+        self.pending_live(now).or_else(|| self.first_live(now, self.recency.head, |links| links.next))
     }
 
-    /// The first live entry walking the recency list from `i` by `step`.
-    fn first_live(&self, mut i: u32, step: impl Fn(&Links) -> u32) -> Option<(&K, &V)> {
-        let now = self.now();
+    /// The first live entry walking the recency list from `i` by `step`, past the last hit's
+    /// (whose place in the order is first, not where the list still holds it).
+    fn first_live(&self, now: u64, mut i: u32, step: impl Fn(&Links) -> u32) -> Option<(&K, &V)> {
         // Expired entries are skipped: they can linger only until the next `&mut` call.
-        while i != NIL && !self.is_live(i, now) {
+        while i != NIL && (i == self.pending || !self.is_live(i, now)) {
             i = step(&self.slots[i as usize].recency);
         }
         let slot = self.slots.get(i as usize)?;
         Some((&slot.key, &slot.value))
+    }
+
+    /// The last hit's entry, if there is one not yet moved to the list's head and it is live.
+    fn pending_live(&self, now: u64) -> Option<(&K, &V)> {
+        let slot = self.slots.get(self.pending as usize)?;
+        self.is_live(self.pending, now).then_some((&slot.key, &slot.value))
     }
 
     /// Removes and returns the least recently used live entry.
@@ -677,6 +692,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         self.index.clear();
         self.deadlines.clear();
         self.recency = List::EMPTY;
+        self.pending = NIL;
         self.upcoming = no_upcoming(self.ttl);
         self.note_next_deadline();
         self.last_deadline = 0;
@@ -736,7 +752,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
     /// ```
     pub fn iter(&self) -> Iter<'_, K, V> {
         let now = self.now();
-        Iter::new(&self.slots, &self.deadlines, self.recency, now, self.live_at(now))
+        Iter::new(&self.slots, &self.deadlines, self.recency, self.pending, now, self.live_at(now))
     }
 
     /// Like [`iter`](Self::iter), but each value can be changed in place: the recency order, the
@@ -808,11 +824,26 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         self.index.find(hash, |i| self.slots[i as usize].key.borrow() == key)
     }
 
-    /// Reads the clock (only a cache with a ttl has one to read), drops every entry that has
-    /// expired by then, and returns the time. Costs one comparison, unless an entry may have
-    /// expired.
+    /// Moves the last hit's entry to the head of the recency list, so that the list alone is the
+    /// order. Every `&mut` call but `clear` starts here, through [`purge_now`](Self::purge_now).
     #[inline]
+    fn settle(&mut self) {
+        let i = mem::replace(&mut self.pending, NIL);
+        if i != NIL {
+            self.recency.move_to_front(&mut self.slots, i);
+        }
+    }
+
+    /// Settles the last hit, reads the clock (only a cache with a ttl has one to read), drops
+    /// every entry that has expired by then, and returns the time. Costs one comparison, unless
+    /// an entry may have expired.
+    #[expect(
+        clippy::inline_always,
+        reason = "called by every `&mut` method, so `#[inline]` left it out of line: 10 more instructions a hit"
+    )]
+    #[inline(always)]
     fn purge_now(&mut self) -> u64 {
+        self.settle();
         if self.ttl.is_none() {
             return 0;
         }
@@ -906,15 +937,13 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         self.find(self.hasher.hash_one(key), key)
     }
 
-    /// Counts a hit on slot `i`, makes it the most recently used, and returns its value.
+    /// Counts a hit on slot `i`, makes it the most recently used (the next call moves it in the
+    /// list), and returns its value.
     #[inline]
     fn hit(&mut self, i: u32) -> &mut V {
         self.stats.hits += 1;
-        // Through one slice: the relinking's stores cannot change its length, so the value's
-        // index needs no second bounds check (through `self.slots` it had one, and reloads).
-        let slots = self.slots.as_mut_slice();
-        self.recency.move_to_front(slots, i);
-        &mut slots[i as usize].value
+        self.pending = i;
+        &mut self.slots[i as usize].value
     }
 
     /// The one write path behind `put` and `push`. It probes the index once: for the key, and

@@ -4,6 +4,7 @@ use std::hash::{BuildHasher, Hash};
 
 use crate::cache::{Cache, MAX_LEN};
 use crate::clock::Clock;
+use crate::list::NIL;
 
 /// Runs `check` on `len` zeroed items of scratch: on the stack for up to sixteen, on the heap
 /// beyond. Fuzzers check after every step, on caches of ten entries at most: their checks then
@@ -49,6 +50,9 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         let linked = self.recency.walk(&self.slots, |_| {}).map_err(|e| format!("recency list: {e}"))?;
         if linked != len {
             return Err(format!("the recency list links {linked} of {len} slots"));
+        }
+        if self.pending != NIL && self.pending as usize >= len {
+            return Err(format!("the last hit was slot {} of {len}", self.pending));
         }
         if self.ttl.is_none() {
             return match (self.deadlines.is_empty(), self.next_deadline) {
@@ -139,6 +143,7 @@ mod tests {
         assert!(broken(|c| c.slots[1].recency.prev = 1).contains("recency"));
         assert!(broken(|c| c.recency.tail = 1).contains("recency"));
         assert!(broken(|c| c.slots[0].recency.next = 7).contains("recency"));
+        assert!(broken(|c| c.pending = 3).contains("last hit"));
     }
 
     /// `sound()` with the clock moved on, so that the two oldest entries expired and a pass

@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::iter::FusedIterator;
+use std::mem;
 
 use crate::cache::Slot;
 use crate::list::{Links, List, NIL};
@@ -16,7 +17,12 @@ use crate::list::{Links, List, NIL};
 pub struct Iter<'a, K, V> {
     slots: &'a [Slot<K, V>],
     deadlines: &'a [u64],
-    /// The next slot from each end.
+    /// The slot of the cache's last hit, first in the order but not yet at the list's head
+    /// (see `Cache::pending`), until it is yielded from either end; else `NIL`.
+    first: u32,
+    /// That slot, skipped where the list still holds it.
+    skip: u32,
+    /// The next slot of the list from each end.
     front: u32,
     back: u32,
     now: u64,
@@ -28,22 +34,47 @@ pub struct Iter<'a, K, V> {
 }
 
 impl<'a, K, V> Iter<'a, K, V> {
-    /// Walks the `recency` list through `slots`, yielding the `live` entries alive at `now`.
+    /// Walks `pending` (`NIL` for none), then the `recency` list without it, through `slots`,
+    /// yielding the `live` entries alive at `now`.
     pub(crate) fn new(
         slots: &'a [Slot<K, V>],
         deadlines: &'a [u64],
         recency: List,
+        pending: u32,
         now: u64,
         live: usize,
     ) -> Self {
-        Self { slots, deadlines, front: recency.head, back: recency.tail, now, live, unvisited: slots.len() }
+        let (front, back, unvisited) = (recency.head, recency.tail, slots.len());
+        Self { slots, deadlines, first: pending, skip: pending, front, back, now, live, unvisited }
     }
 
     /// Steps from the front (`forward`) or the back towards the other end, past expired entries,
     /// and returns the first live one.
     #[inline]
     fn step(&mut self, forward: bool) -> Option<(&'a K, &'a V)> {
-        while self.live > 0 && self.unvisited > 0 {
+        while self.live > 0 {
+            // The last hit's slot comes first from the front, and last from the back.
+            let at = match self.walk(forward) {
+                Some(at) if !forward || self.first == NIL => at,
+                _ => mem::replace(&mut self.first, NIL),
+            };
+            let slot = self.slots.get(at as usize)?;
+            // Without a ttl there are no deadlines and every entry is live.
+            if self.deadlines.get(at as usize).is_none_or(|&deadline| self.now < deadline) {
+                self.live -= 1;
+                return Some((&slot.key, &slot.value));
+            }
+        }
+        None
+    }
+
+    /// The list's next slot from the front or the back, past the last hit's, or `None` at the
+    /// end. From the front, it is not walked while the last hit's slot is still to come.
+    fn walk(&mut self, forward: bool) -> Option<u32> {
+        if forward && self.first != NIL {
+            return None;
+        }
+        while self.unvisited > 0 {
             let at = if forward { self.front } else { self.back };
             let slot = self.slots.get(at as usize)?;
             if forward {
@@ -52,10 +83,8 @@ impl<'a, K, V> Iter<'a, K, V> {
                 self.back = slot.recency.prev;
             }
             self.unvisited -= 1;
-            // Without a ttl there are no deadlines and every entry is live.
-            if self.deadlines.get(at as usize).is_none_or(|&deadline| self.now < deadline) {
-                self.live -= 1;
-                return Some((&slot.key, &slot.value));
+            if at != self.skip {
+                return Some(at);
             }
         }
         None

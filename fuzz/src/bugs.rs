@@ -36,8 +36,9 @@ macro_rules! clone_forgetting {
                     "    fn clone(&self) -> Self {\n",
                     "        let mut copy = Self {\n",
                     "            slots: self.slots.clone(), deadlines: self.deadlines.clone(), index: self.index.clone(),\n",
-                    "            recency: self.recency, upcoming: self.upcoming.clone(), next_deadline: self.next_deadline,\n",
-                    "            last_deadline: self.last_deadline, capacity: self.capacity, ttl: self.ttl,\n",
+                    "            recency: self.recency, pending: self.pending, upcoming: self.upcoming.clone(),\n",
+                    "            next_deadline: self.next_deadline, last_deadline: self.last_deadline,\n",
+                    "            capacity: self.capacity, ttl: self.ttl,\n",
                     "            clock: self.clock.clone(), hasher: self.hasher.clone(), stats: self.stats,\n",
                     "        };\n",
                     "        copy.", $field, " = ", $value, ";\n",
@@ -57,8 +58,8 @@ pub const BUGS: &[Bug] = &[
         summary: "get does not make the entry the most recently used",
         file: CACHE,
         edits: &[(
-            "        self.recency.move_to_front(slots, i);\n        &mut slots[i as usize].value\n",
-            "        &mut slots[i as usize].value\n",
+            "        self.pending = i;\n        &mut self.slots[i as usize].value\n",
+            "        &mut self.slots[i as usize].value\n",
         )],
     },
     Bug {
@@ -219,7 +220,7 @@ pub const BUGS: &[Bug] = &[
         name: "iter-len-counts-expired",
         summary: "the iterator's length counts expired entries that are not cleaned up yet",
         file: CACHE,
-        edits: &[("self.recency, now, self.live_at(now))", "self.recency, now, self.slots.len())")],
+        edits: &[("self.pending, now, self.live_at(now))", "self.pending, now, self.slots.len())")],
     },
     Bug {
         name: "iter-rev-yields-expired",
@@ -364,8 +365,8 @@ pub const BUGS: &[Bug] = &[
         summary: "peek_mru shows the most recently used entry even when it has expired",
         file: CACHE,
         edits: &[(
-            "        self.first_live(self.recency.head, |links| links.next)",
-            "        self.slots.get(self.recency.head as usize).map(|slot| (&slot.key, &slot.value))",
+            "        let now = self.now();\n        self.pending_live(now).or_else(|| self.first_live(now, self.recency.head, |links| links.next))",
+            "        let mru = if self.pending == NIL { self.recency.head } else { self.pending };\n        self.slots.get(mru as usize).map(|slot| (&slot.key, &slot.value))",
         )],
     },
     Bug {
@@ -442,6 +443,47 @@ pub const BUGS: &[Bug] = &[
             "        if self.upcoming.horizon() <= now {\n",
             "        if self.upcoming.horizon() < now {\n",
         )],
+    },
+    // A hit leaves its entry's move to the list's head to the next call (`Cache::pending`):
+    // every reader of the order, and every call that changes the slots, must allow for it.
+    Bug {
+        name: "last-hit-never-settled",
+        summary: "calls do not first move the last hit's entry to the head: a second hit overwrites the first one's move",
+        file: CACHE,
+        edits: &[(
+            "    fn purge_now(&mut self) -> u64 {\n        self.settle();\n",
+            "    fn purge_now(&mut self) -> u64 {\n",
+        )],
+    },
+    Bug {
+        name: "clear-keeps-last-hit",
+        summary: "clear forgets to drop the last hit, whose slot a later call then moves to the head",
+        file: CACHE,
+        edits: &[(
+            "        self.pending = NIL;\n        self.upcoming = no_upcoming(self.ttl);",
+            "        self.upcoming = no_upcoming(self.ttl);",
+        )],
+    },
+    Bug {
+        name: "peek-lru-shows-last-hit",
+        summary: "peek_lru shows the last hit's entry while the list still holds it at the tail",
+        file: CACHE,
+        edits: &[("(i == self.pending || !self.is_live(i, now))", "!self.is_live(i, now)")],
+    },
+    Bug {
+        name: "iter-ignores-last-hit",
+        summary: "the iterator walks the list alone, showing the last hit's entry where it was before the hit",
+        file: CACHE,
+        edits: &[(
+            "self.recency, self.pending, now, self.live_at(now))",
+            "self.recency, NIL, now, self.live_at(now))",
+        )],
+    },
+    Bug {
+        name: "clone-forgets-last-hit",
+        summary: "a clone forgets the last hit, so its entry keeps its old place in the clone's order",
+        file: CACHE,
+        edits: clone_forgetting!("pending", "NIL"),
     },
 ];
 

@@ -385,3 +385,53 @@ fn put_answer_db52a55d() {
         ops: vec![Put(0), Put(1), Put(2), Advance(1), Put(0)],
     });
 }
+
+// lockstep divergence at step 5 of 5, GetMut(0): the live entries, in recency order from either end, differ from the model's
+//     cache: [(0, v3), (2, v2), (1, v1)]
+//     model: [(0, v3), (1, v1), (2, v2)]
+//
+// Planted bug `last-hit-never-settled` (calls do not first move the last hit's entry to the head: a second hit overwrites the first one's move), found by fuzzing; shrunk from 126 to 5 operations (024bbbdf5c7a1d6d139c0280d26f3b2af323fca9).
+#[test]
+fn get_mut_entries_bde89f60() {
+    check(&Case { capacity: 3, ttl: None, start: 0, ops: vec![Put(0), Put(1), Put(2), Get(1), GetMut(0)] });
+}
+
+// lockstep divergence at step 3 of 3, Clear: the cache's own invariant check failed
+//     cache: the last hit was slot 0 of 0
+//     model: Ok(())
+//
+// Planted bug `clear-keeps-last-hit` (clear forgets to drop the last hit, whose slot a later call then moves to the head), found by fuzzing; shrunk from 136 to 3 operations (01863a435144b89e9591f6beea44b61631b4d337).
+#[test]
+fn clear_invariants_d8e68346() {
+    check(&Case { capacity: 1, ttl: None, start: 0, ops: vec![Put(0), Get(0), Clear] });
+}
+
+// lockstep divergence at step 4 of 4, PeekLru: the return value differs from the model's
+//     cache: Some((0, v0))
+//     model: Some((1, v1)) (peek_lru_some)
+//
+// Planted bug `peek-lru-shows-last-hit` (peek_lru shows the last hit's entry while the list still holds it at the tail), found by fuzzing; shrunk from 86 to 4 operations (cbc228418312a2b682a6000eaac03913f8a6b39a).
+#[test]
+fn peek_lru_answer_0ac5faa2() {
+    check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Put(1), Get(0), PeekLru] });
+}
+
+// lockstep divergence at step 3 of 3, GetMut(0): the live entries, in recency order from either end, differ from the model's
+//     cache: [(1, v1), (0, v2)]
+//     model: [(0, v2), (1, v1)]
+//
+// Planted bug `iter-ignores-last-hit` (the iterator walks the list alone, showing the last hit's entry where it was before the hit), found by fuzzing; shrunk from 126 to 3 operations (024bbbdf5c7a1d6d139c0280d26f3b2af323fca9).
+#[test]
+fn get_mut_entries_9c79c466() {
+    check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Put(1), GetMut(0)] });
+}
+
+// lockstep divergence at step 4 of 4, CloneCache: the live entries, in recency order from either end, differ from the model's
+//     cache: [(1, v1), (0, v0)]
+//     model: [(0, v0), (1, v1)]
+//
+// Planted bug `clone-forgets-last-hit` (a clone forgets the last hit, so its entry keeps its old place in the clone's order), found by fuzzing; shrunk from 101 to 4 operations (049de5a892f913b635bb58a20a88cb145d7bc1a5).
+#[test]
+fn clone_cache_entries_5efd63af() {
+    check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Put(1), Get(0), CloneCache] });
+}
