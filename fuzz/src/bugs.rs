@@ -448,11 +448,20 @@ pub const BUGS: &[Bug] = &[
     // every reader of the order, and every call that changes the slots, must allow for it.
     Bug {
         name: "last-hit-never-settled",
-        summary: "calls do not first move the last hit's entry to the head: a second hit overwrites the first one's move",
+        summary: "settling forgets the last hit instead of moving its entry to the head",
         file: CACHE,
         edits: &[(
-            "    fn purge_now(&mut self) -> u64 {\n        self.settle();\n",
-            "    fn purge_now(&mut self) -> u64 {\n",
+            "        let i = mem::replace(&mut self.pending, NIL);\n        if i != NIL {\n            self.recency.move_to_front(&mut self.slots, i);\n        }\n",
+            "        self.pending = NIL;\n",
+        )],
+    },
+    Bug {
+        name: "last-hit-settled-twice",
+        summary: "settling moves the last hit's entry but keeps it as the last hit, to be moved again after other calls",
+        file: CACHE,
+        edits: &[(
+            "        let i = mem::replace(&mut self.pending, NIL);\n",
+            "        let i = self.pending;\n",
         )],
     },
     Bug {

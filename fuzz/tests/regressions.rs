@@ -390,7 +390,7 @@ fn put_answer_db52a55d() {
 //     cache: [(0, v3), (2, v2), (1, v1)]
 //     model: [(0, v3), (1, v1), (2, v2)]
 //
-// Planted bug `last-hit-never-settled` (calls do not first move the last hit's entry to the head: a second hit overwrites the first one's move), found by fuzzing; shrunk from 126 to 5 operations (024bbbdf5c7a1d6d139c0280d26f3b2af323fca9).
+// Planted bug `last-hit-never-settled` in its first form (calls did not first move the last hit's entry to the head: a second hit overwrote the first one's move), found by fuzzing; shrunk from 126 to 5 operations (024bbbdf5c7a1d6d139c0280d26f3b2af323fca9).
 #[test]
 fn get_mut_entries_bde89f60() {
     check(&Case { capacity: 3, ttl: None, start: 0, ops: vec![Put(0), Put(1), Put(2), Get(1), GetMut(0)] });
@@ -434,4 +434,24 @@ fn get_mut_entries_9c79c466() {
 #[test]
 fn clone_cache_entries_5efd63af() {
     check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Put(1), Get(0), CloneCache] });
+}
+
+// lockstep divergence at step 4 of 4, GetMut(2): the live entries, in recency order from either end, differ from the model's
+//     cache: [(1, v1), (0, v0)]
+//     model: [(0, v0), (1, v1)]
+//
+// Planted bug `last-hit-never-settled` (settling forgets the last hit instead of moving its entry to the head), found by fuzzing; shrunk from 126 to 4 operations (024bbbdf5c7a1d6d139c0280d26f3b2af323fca9).
+#[test]
+fn get_mut_entries_16a8fe60() {
+    check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Put(1), Get(0), GetMut(2)] });
+}
+
+// lockstep divergence at step 3 of 3, Put(1): the live entries, in recency order from either end, differ from the model's
+//     cache: [(0, v0), (1, v1)]
+//     model: [(1, v1), (0, v0)]
+//
+// Planted bug `last-hit-settled-twice` (settling moves the last hit's entry but keeps it as the last hit, to be moved again after other calls), found by fuzzing; shrunk from 126 to 3 operations (024bbbdf5c7a1d6d139c0280d26f3b2af323fca9).
+#[test]
+fn put_entries_37b4210c() {
+    check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Get(0), Put(1)] });
 }
