@@ -104,6 +104,12 @@ indices, folly's F14 finds them by one cache line of tags) while staying in safe
 * **In-place eviction.** A new key in a full cache reuses the least recently used slot: one
   probe finds that the key is new, one removes the evicted key's lane, and one puts the new
   key's in (its home chunk, just read, is in cache). Nothing is allocated.
+* **A hit's relink, one call later.** A `get` that hits notes its slot and returns; the next
+  `&mut` call moves that entry to the head of the recency list first (`get`, right after its
+  own lookup). The relink's stores then wait on a slot number read long before, not on the
+  lookup just made, and each lookup starts at once: on a Zen 3 VM this made the shared Zipf mix
+  about a fifth faster at ten thousand entries. `iter`, `peek_lru` and `peek_mru` show the noted
+  entry first, where it belongs.
 
 Every single-key operation is O(1), amortised where expired entries are dropped, the deadlines
 passed over or a growing index rebuilt. `len`, `is_empty`, `peek_lru` and `peek_mru` take `&self` and
