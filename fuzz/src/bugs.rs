@@ -183,7 +183,7 @@ pub const BUGS: &[Bug] = &[
         file: CACHE,
         edits: &[(
             "        let now = self.purge_now();\n        // Hash before",
-            "        let now = self.now();\n        // Hash before",
+            "        self.settle();\n        let now = self.now();\n        // Hash before",
         )],
     },
     Bug {
@@ -294,7 +294,7 @@ pub const BUGS: &[Bug] = &[
         file: CACHE,
         edits: &[(
             "        self.purge_now();\n        IterMut::new(&mut self.slots, self.recency)",
-            "        IterMut::new(&mut self.slots, self.recency)",
+            "        self.settle();\n        IterMut::new(&mut self.slots, self.recency)",
         )],
     },
     Bug {
@@ -318,7 +318,7 @@ pub const BUGS: &[Bug] = &[
         file: CACHE,
         edits: &[(
             "        self.purge_now();\n        IntoIter::new(self.slots, self.recency)",
-            "        IntoIter::new(self.slots, self.recency)",
+            "        self.settle();\n        IntoIter::new(self.slots, self.recency)",
         )],
     },
     Bug {
@@ -393,7 +393,7 @@ pub const BUGS: &[Bug] = &[
         file: CACHE,
         edits: &[(
             "        let Some(i) = self.find_live(key) else { return false };\n        self.recency.move_to_back",
-            "        let Some(i) = self.find(self.hasher.hash_one(key), key) else { return false };\n        self.recency.move_to_back",
+            "        self.settle();\n        let Some(i) = self.find(self.hasher.hash_one(key), key) else { return false };\n        self.recency.move_to_back",
         )],
     },
     Bug {
