@@ -53,11 +53,9 @@ impl<'a, K, V> Iter<'a, K, V> {
     #[inline]
     fn step(&mut self, forward: bool) -> Option<(&'a K, &'a V)> {
         while self.live > 0 {
-            // The last hit's slot comes first from the front, and last from the back.
-            let at = match self.walk(forward) {
-                Some(at) if !forward || self.first == NIL => at,
-                _ => mem::replace(&mut self.first, NIL),
-            };
+            // The last hit's slot comes first from the front (`walk` waits for it), and last
+            // from the back.
+            let at = self.walk(forward).unwrap_or_else(|| mem::replace(&mut self.first, NIL));
             let slot = self.slots.get(at as usize)?;
             // Without a ttl there are no deadlines and every entry is live.
             if self.deadlines.get(at as usize).is_none_or(|&deadline| self.now < deadline) {
