@@ -242,6 +242,24 @@ target_dir() {
     cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p'
 }
 
+# report_divergences SCRIPT TARGET FILE...: what scripts/fuzz and scripts/merge print of the
+# failing inputs they found. The triage and scripts/promote replay through the lockstep
+# driver, so only that target's inputs are grouped, minimised and proposed as regression tests;
+# another target's are listed, with the command that runs one again.
+report_divergences() {
+    local script=$1 target=$2
+    shift 2
+    echo
+    if [[ $target == lockstep ]]; then
+        harness triage "$@"
+        echo
+        echo "$script: to turn one into a regression test: scripts/promote $1"
+    else
+        printf '  %s\n' "$@"
+        echo "$script: to see one fail again: $(fuzz_binary "$target") $1"
+    fi
+}
+
 # The harness's command line (fuzz/src/bin/harness.rs), built in release mode.
 harness() {
     cargo run --quiet --release -p fuzz --bin harness -- "$@"

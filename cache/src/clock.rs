@@ -44,7 +44,7 @@ pub trait Clock {
 }
 
 /// The default clock: nanoseconds since the first time any `SystemClock` was read, from
-/// [`std::time::Instant`]. Every read asks the operating system's clock (21 to 26 ns measured on
+/// [`std::time::Instant`]. Every read asks the operating system's clock (21 to 33 ns measured on
 /// Linux, through the vDSO rather than a system call); see [`CoarseClock`] for a cheaper one.
 ///
 /// # Example
