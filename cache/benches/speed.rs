@@ -1,15 +1,16 @@
 //! Speed, side by side in one run: our cache (without ttl, with ttls that never fire, with a
 //! ttl that does) against lru, hashlink, schnellru, `quick_cache` and a hashbrown `HashMap` floor.
 //!
-//! The workload is the one in `../shared/anchors.md` (beside the repository): u64 keys and values, keys drawn from
-//! Zipf(s = 1.0) over 10 × capacity keys with a fixed seed, generated before timing; each key
-//! is a `get`, and on a miss a `put`. Three more mixes use the same step: the same keys on a
-//! cache pre-filled with others (a full cache's steady state, where every miss evicts, which
-//! the shared workload, from empty, reaches at ten thousand entries but not at a million),
-//! read-heavy (the cache is pre-filled and keys come from the resident set) and write-heavy
-//! (every key is new, in a cache already full). The best of several runs counts; runs of the contenders interleave, so
-//! a slow spell on the machine hits them all alike, and the runs repeat in fresh processes (on
-//! a shared VM one process can run everything 40% slower than the next).
+//! The workload is the one in `../shared/anchors.md` (beside the repository): u64 keys and
+//! values, keys drawn from Zipf(s = 1.0) over 10 × capacity keys with a fixed seed, generated
+//! before timing; each key is a `get`, and on a miss a `put`. Three more mixes use the same step:
+//! the same keys on a cache pre-filled with others (a full cache's steady state, where every
+//! miss evicts, which the shared workload, from empty, reaches at ten thousand entries but not at
+//! a million), read-heavy (the cache is pre-filled and keys come from the resident set) and
+//! write-heavy (every key is new, in a cache already full). The best of several runs counts;
+//! runs of the contenders interleave, so a slow spell on the machine hits them all alike, and
+//! the runs repeat in fresh processes (on a shared VM one process can run everything 40% slower
+//! than the next).
 //!
 //! Prints markdown tables, then `ratio CAPACITY PEER X` and `ratio_ttl CAPACITY CLOCK X` lines
 //! and, over several processes, each of those ratios' range from one process to another
