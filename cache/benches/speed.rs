@@ -14,9 +14,11 @@
 //!
 //! Prints markdown tables, then `ratio CAPACITY PEER X` and `ratio_ttl CAPACITY CLOCK X` lines
 //! and, over several processes, each of those ratios' range from one process to another
-//! (`ratio_range CAPACITY PEER LOW HIGH`, `ratio_ttl_range CAPACITY CLOCK LOW HIGH`); a
-//! full run also writes `results/table.md` (its speed section) and `results/ns-per-op.svg`, and a
-//! `--instructions` run (every mix, counted by callgrind) writes that file's instructions section.
+//! (`ratio_range CAPACITY PEER LOW HIGH`, `ratio_ttl_range CAPACITY CLOCK LOW HIGH`), and what
+//! the machine gave the run before and after it (`page_touch_us BEFORE AFTER`, `load_ns MIB
+//! BEFORE AFTER`: see [`Machine`]); a full run also writes `results/table.md` (its speed
+//! section) and `results/ns-per-op.svg`, and a `--instructions` run (every mix, counted by
+//! callgrind) writes that file's instructions section.
 
 mod common;
 
@@ -26,8 +28,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Args, OURS, OURS_TTL, PEERS, Subject, Visitor, grouped, to_f64};
-use rand::SeedableRng as _;
 use rand::rngs::SmallRng;
+use rand::seq::SliceRandom as _;
+use rand::{Rng as _, SeedableRng as _};
 use rand_distr::{Distribution as _, Zipf};
 
 /// The seed of every key stream.
@@ -206,8 +209,8 @@ struct Results {
     ops: usize,
     ns: Vec<Vec<Vec<f64>>>,
     hit_rate: Vec<Vec<Vec<f64>>>,
-    /// [`page_touch_us`] before the runs and after them.
-    page_touch_us: [f64; 2],
+    /// The machine before the runs and after them.
+    machine: [Machine; 2],
 }
 
 impl Results {
@@ -424,13 +427,13 @@ fn main() {
         return;
     }
     // Even a single process is a child, so that it starts with the malloc settings above.
-    let touch_before = page_touch_us();
+    let before = Machine::measure();
     let processes = run_processes(&args, contenders.len()).unwrap_or_else(|e| {
         eprintln!("speed: {e}");
         std::process::exit(1);
     });
     let samples = best_over(&processes);
-    let touch_after = page_touch_us();
+    let after = Machine::measure();
     // Totals per run, divided into per-operation figures.
     let per_op = |total: fn(&Sample) -> f64| -> Vec<Vec<Vec<f64>>> {
         let by_contender = |k: &Vec<Sample>| k.iter().map(|s| total(s) / to_f64(args.ops)).collect();
@@ -441,15 +444,14 @@ fn main() {
         ops: args.ops,
         ns: per_op(|s| s.elapsed.as_secs_f64() * 1e9),
         hit_rate: per_op(|s| to_f64(s.hits)),
-        page_touch_us: [touch_before, touch_after],
+        machine: [before, after],
     };
 
     let table = table(&contenders, &results, &args);
     println!("{table}");
     print!("{}", ratio_lines(&contenders, &results));
     print!("{}", ratio_range_lines(&contenders, &processes, &args.capacities));
-    let [before, after] = results.page_touch_us;
-    println!("page_touch_us {before:.2} {after:.2}");
+    print!("{}", Machine::lines(&results.machine));
 
     if args.write_results {
         common::save_section("speed", "speed", &table);
@@ -466,6 +468,76 @@ fn main() {
 fn best_of(args: &Args) -> String {
     let runs = if args.runs == 1 { "1 run".to_owned() } else { format!("{} runs", args.runs) };
     if args.processes == 1 { runs } else { format!("{runs} in each of {} processes", args.processes) }
+}
+
+/// What the guest gets from the machine at one moment; the table reports it before and after
+/// the runs, so that a run's ratios at a million entries can be read against it.
+#[derive(Clone, Copy)]
+struct Machine {
+    /// [`page_touch_us`].
+    page_touch_us: f64,
+    /// [`load_ns`] over each of [`LOAD_MIB`].
+    load_ns: [f64; LOAD_MIB.len()],
+}
+
+/// The sizes, in MiB, that [`load_ns`] runs over: schnellru's control bytes at a million entries
+/// take 2, the cache's index 8, and 32 is this kind of machine's whole L3.
+const LOAD_MIB: [usize; 3] = [2, 8, 32];
+
+impl Machine {
+    fn measure() -> Self {
+        Self { page_touch_us: page_touch_us(), load_ns: LOAD_MIB.map(|mib| load_ns(mib << 20)) }
+    }
+
+    /// `page_touch_us BEFORE AFTER`, then `load_ns MIB BEFORE AFTER` for each size.
+    fn lines([before, after]: &[Machine; 2]) -> String {
+        let mut out = format!("page_touch_us {:.2} {:.2}\n", before.page_touch_us, after.page_touch_us);
+        for (i, mib) in LOAD_MIB.iter().enumerate() {
+            let _ = writeln!(out, "load_ns {mib} {:.1} {:.1}", before.load_ns[i], after.load_ns[i]);
+        }
+        out
+    }
+
+    /// The loads, as the table's header says them: "20.1, 150.2 and 187.2 ns".
+    fn loads(&self) -> String {
+        format!("{} ns", listed(self.load_ns.map(|ns| format!("{ns:.1}"))))
+    }
+}
+
+/// "a, b and c".
+fn listed([a, b, c]: [String; 3]) -> String {
+    format!("{a}, {b} and {c}")
+}
+
+/// Nanoseconds per load that depends on the one before, over `bytes`: one 8-byte word per
+/// 64-byte line, in a random cycle through every line (after one lap to bring them in).
+///
+/// A million-entry cache's lookups read lines from a few MB at random, and whether those stay in
+/// the L3 depends on what else runs on the host: on the Zen 3 VM the same chase over 4 MB took
+/// 18 ns a load at one time and 209 ten minutes before (`experiments.md`, "A contended L3").
+fn load_ns(bytes: usize) -> f64 {
+    const LINE: usize = 64 / size_of::<usize>();
+    const LOADS: usize = 2_000_000;
+    let lines = bytes / 64;
+    let mut order: Vec<usize> = (0..lines).collect();
+    let mut rng = SmallRng::seed_from_u64(SEED);
+    order.shuffle(&mut rng);
+    let mut next = vec![0_usize; lines * LINE];
+    for (i, &line) in order.iter().enumerate() {
+        next[line * LINE] = order[(i + 1) % lines] * LINE;
+    }
+    let mut at = order[rng.random_range(0..lines)] * LINE;
+    for _ in 0..lines {
+        at = next[at];
+    }
+    #[allow(clippy::disallowed_methods)]
+    let start = Instant::now();
+    for _ in 0..LOADS {
+        at = next[at];
+    }
+    let elapsed = start.elapsed();
+    black_box(at);
+    elapsed.as_secs_f64() * 1e9 / to_f64(LOADS)
 }
 
 /// Microseconds per 4 KiB page that the first write to fresh memory costs now, over 256 MiB.
@@ -496,11 +568,15 @@ fn table(contenders: &[Contender], results: &Results, args: &Args) -> String {
          u64 keys and values; each crate's default hasher. Keys from a fixed seed. The expiring \
          variant's `ManualClock` moves 1 tick per operation and its ttl is capacity/2 ticks. \
          \"hits\" is the share of `get`s that hit. A first write to a fresh 4 KiB page took \
-         {:.2} µs before the runs and {:.2} µs after them.\n",
+         {:.2} µs before the runs and {:.2} µs after them; a load that depends on the one before, \
+         at random over {} MiB, {} before and {} after.\n",
         best_of(args),
         grouped(results.ops),
-        results.page_touch_us[0],
-        results.page_touch_us[1]
+        results.machine[0].page_touch_us,
+        results.machine[1].page_touch_us,
+        listed(LOAD_MIB.map(|mib| mib.to_string())),
+        results.machine[0].loads(),
+        results.machine[1].loads(),
     );
     for (m, mix) in Mix::ALL.into_iter().enumerate() {
         let _ = write!(out, "\n### {}\n\n| contender |", mix.title());
