@@ -28,9 +28,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Args, OURS, OURS_TTL, PEERS, Subject, Visitor, grouped, to_f64};
+use rand::SeedableRng as _;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom as _;
-use rand::{Rng as _, SeedableRng as _};
 use rand_distr::{Distribution as _, Zipf};
 
 /// The seed of every key stream.
@@ -520,13 +520,12 @@ fn load_ns(bytes: usize) -> f64 {
     const LOADS: usize = 2_000_000;
     let lines = bytes / 64;
     let mut order: Vec<usize> = (0..lines).collect();
-    let mut rng = SmallRng::seed_from_u64(SEED);
-    order.shuffle(&mut rng);
+    order.shuffle(&mut SmallRng::seed_from_u64(SEED));
     let mut next = vec![0_usize; lines * LINE];
     for (i, &line) in order.iter().enumerate() {
         next[line * LINE] = order[(i + 1) % lines] * LINE;
     }
-    let mut at = order[rng.random_range(0..lines)] * LINE;
+    let mut at = order[0] * LINE;
     for _ in 0..lines {
         at = next[at];
     }
