@@ -8,6 +8,8 @@
 //! its probe, which starts at home and steps by a stride its tag picks. Each chunk counts the
 //! keys that passed it full: a lookup stops at the first chunk that counts none, and a removal
 //! takes its counts back, so there are no tombstones and a busy full cache never rebuilds.
+//! Beside the chunks, one byte per slot number says where that slot's lane is, so that removing
+//! a slot (every eviction does) stores into its chunk without waiting to read it first.
 //! Tags are compared sixteen at a time with SSE2 (or its equivalent) through the `wide` crate,
 //! which keeps `unsafe` out of this one.
 
@@ -24,6 +26,15 @@ const FILL: usize = 8;
 const OVERFLOW: usize = 15;
 /// The lanes among a match's sixteen bits.
 const LANE_BITS: u16 = (1 << LANES) - 1;
+/// The probe steps a place keeps: from this many on, the lane is looked up instead.
+const FAR: usize = 15;
+
+/// Where a lane is, as one byte: its probe steps from its key's home chunk in the high four
+/// bits ([`FAR`] for that many or more) and the lane in the low four.
+#[inline]
+fn place(steps: usize, lane: usize) -> u8 {
+    (steps.min(FAR) << 4 | lane) as u8
+}
 
 /// One cache line of the index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,19 +106,22 @@ type Lane = (usize, usize);
 pub(crate) struct Index {
     /// A power of two of them, or none before the first entry.
     chunks: Vec<Chunk>,
+    /// Per slot number, where its lane is (see [`place`]), one for each entry of room. Every
+    /// insert writes its slot's; those of slot numbers not in use are stale and never read.
+    places: Vec<u8>,
     len: usize,
 }
 
 impl Index {
     /// An index with no room, which allocates nothing.
     pub(crate) const fn new() -> Self {
-        Self { chunks: Vec::new(), len: 0 }
+        Self { chunks: Vec::new(), places: Vec::new(), len: 0 }
     }
 
     /// An empty index with room for at least `entries`.
     pub(crate) fn with_room(entries: usize) -> Self {
         let chunks = entries.div_ceil(FILL).max(1).next_power_of_two();
-        Self { chunks: vec![Chunk::EMPTY; chunks], len: 0 }
+        Self { chunks: vec![Chunk::EMPTY; chunks], places: vec![0; chunks * FILL], len: 0 }
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -126,7 +140,7 @@ impl Index {
         self.chunks.len()
     }
 
-    /// Empties it, keeping its room.
+    /// Empties it, keeping its room. (The places all go stale: no slot is in use.)
     pub(crate) fn clear(&mut self) {
         self.chunks.fill(Chunk::EMPTY);
         self.len = 0;
@@ -178,6 +192,9 @@ impl Index {
                 chunk.tags[lane] = tag;
                 chunk.slots[lane] = slot;
                 self.len += 1;
+                if let Some(noted) = self.places.get_mut(slot as usize) {
+                    *noted = place(self.chunks.len() - unvisited, lane);
+                }
                 return;
             }
             // A saturated count stays: lookups then never stop early here, which is only slower.
@@ -190,10 +207,10 @@ impl Index {
         }
     }
 
-    /// Removes `slot`, indexed under `hash`, if it is there.
+    /// Removes `slot`, indexed under `hash`.
     #[inline]
     pub(crate) fn remove(&mut self, hash: u64, slot: u32) {
-        let Some((at, lane)) = self.lane_of(hash, |j| j == slot) else { return };
+        let Some((at, lane)) = self.lane_of_slot(hash, slot) else { return };
         self.chunks[at].tags[lane] = 0;
         self.len -= 1;
         // Every chunk before it on its probe counted it passing.
@@ -207,18 +224,39 @@ impl Index {
         }
     }
 
-    /// Renames slot `from`, indexed under `hash`, to `to`, if it is there.
+    /// Renames slot `from`, indexed under `hash`, to `to`.
     #[inline]
     pub(crate) fn rename(&mut self, hash: u64, from: u32, to: u32) {
-        if let Some((at, lane)) = self.lane_of(hash, |j| j == from) {
+        if let Some((at, lane)) = self.lane_of_slot(hash, from) {
             self.chunks[at].slots[lane] = to;
+            let moved = self.places.get(from as usize).copied();
+            if let (Some(moved), Some(renamed)) = (moved, self.places.get_mut(to as usize)) {
+                *renamed = moved;
+            }
         }
     }
 
-    /// Checks what lookups rely on, given each slot's key as its hash and a test for it, in slot
-    /// order: looking up each key finds its own slot, each chunk's count is the number of keys
-    /// whose probe passes it, no lane holds anything else, and no byte between the tags and the
-    /// count is set. (A lookup matches tags, so each key's tag is checked on the way.)
+    /// Where `slot`, indexed under `hash`, is: from its place, without reading a chunk, unless
+    /// that place is [`FAR`] steps away, when the lookup finds it by its number.
+    #[inline]
+    fn lane_of_slot(&self, hash: u64, slot: u32) -> Option<Lane> {
+        match self.places.get(slot as usize) {
+            Some(&noted) if usize::from(noted >> 4) < FAR => {
+                let mut probe = Probe::new(hash, self.chunks.len());
+                for _ in 0..noted >> 4 {
+                    probe.step();
+                }
+                Some((probe.at, usize::from(noted & 0xf)))
+            }
+            _ => self.lane_of(hash, |j| j == slot),
+        }
+    }
+
+    /// Checks what lookups and removals rely on, given each slot's key as its hash and a test for
+    /// it, in slot order: looking up each key finds its own slot, each slot's place names that
+    /// lane, each chunk's count is the number of keys whose probe passes it, no lane holds
+    /// anything else, and no byte between the tags and the count is set. (A lookup matches tags,
+    /// so each key's tag is checked on the way.)
     pub(crate) fn check<E: FnMut(u32) -> bool>(
         &self,
         keys: impl IntoIterator<Item = (u64, E)>,
@@ -239,18 +277,27 @@ impl Index {
         let mut slots = 0;
         for (slot, (hash, eq)) in (0..).zip(keys) {
             slots += 1;
-            let found = self.lane_of(hash, eq).map(|(at, lane)| (at, self.chunks[at].slots[lane]));
-            let Some((at, _)) = found.filter(|&(_, named)| named == slot) else {
+            let found = self.lane_of(hash, eq).map(|(at, lane)| (at, lane, self.chunks[at].slots[lane]));
+            let Some((at, lane, _)) = found.filter(|&(_, _, named)| named == slot) else {
                 return Err(format!(
                     "looking up slot {slot}'s key finds {:?}",
-                    found.map(|(_, named)| named)
+                    found.map(|(_, _, named)| named)
                 ));
             };
             // The lookup came this way, so it ends; every chunk before `at` counts the key.
             let mut probe = Probe::new(hash, self.chunks.len());
+            let mut steps = 0;
             while probe.at != at {
                 passing[probe.at] += 1;
                 probe.step();
+                steps += 1;
+            }
+            let kept = self.places.get(slot as usize).copied();
+            if kept != Some(place(steps, lane)) {
+                return Err(format!(
+                    "slot {slot}'s place is {kept:?}, not {} (lane {lane}, {steps} steps from home)",
+                    place(steps, lane)
+                ));
             }
         }
         let mut used = 0;
@@ -366,7 +413,7 @@ mod tests {
     }
 
     #[test]
-    fn the_check_sees_a_wrong_count_tag_or_length() {
+    fn the_check_sees_a_wrong_count_tag_length_or_place() {
         let mut index = Index::with_room(32);
         let of: Vec<u64> = (0..14).map(|i| hash(2, i)).collect();
         for (slot, &h) in (0..).zip(&of) {
@@ -384,8 +431,28 @@ mod tests {
         assert!(broken(|i| i.len = 13).contains("length"));
         assert!(broken(|i| i.chunks[2].slots[0] = 99).contains("slot 0's key finds None"));
         assert!(broken(|i| i.chunks[2].slots[1] = 0).contains("slot 1's key finds None"));
+        assert!(broken(|i| i.places[3] = place(0, 4)).contains("slot 3's place is Some(4), not 3"));
         // A lane no key leads to.
         assert!(broken(|i| i.chunks[0].tags[0] = 0x80).contains("lanes in use"));
+    }
+
+    #[test]
+    fn a_slot_fifteen_steps_from_home_has_no_place_and_is_removed_all_the_same() {
+        // One home and one tag make one probe: fifteen chunks filled, then the last key.
+        let mut index = Index::with_room(256);
+        let of = vec![hash(3, 5); 12 * 15 + 1];
+        for (slot, &h) in (0..).zip(&of) {
+            index.insert(h, slot);
+        }
+        assert_eq!((index.places[179], index.places[180]), (place(14, 11), place(FAR, 0)));
+        assert_eq!(hashes(&index, &of), Ok(()));
+        index.remove(of[180], 180);
+        assert_eq!(hashes(&index, &of[..180]), Ok(()));
+        // Moved into slot 0's number, it keeps its place.
+        index.remove(of[0], 0);
+        index.rename(of[179], 179, 0);
+        assert_eq!(index.places[0], place(14, 11));
+        assert_eq!(index.find(of[179], |j| j == 0), Some(0));
     }
 
     #[test]
