@@ -19,6 +19,7 @@ pub struct Bug {
 }
 
 const CACHE: &str = "cache/src/cache.rs";
+const INDEX: &str = "cache/src/index.rs";
 const ITER: &str = "cache/src/iter.rs";
 const UPCOMING: &str = "cache/src/upcoming.rs";
 
@@ -493,6 +494,21 @@ pub const BUGS: &[Bug] = &[
         summary: "a clone forgets the last hit, so its entry keeps its old place in the clone's order",
         file: CACHE,
         edits: clone_forgetting!("pending", "NIL"),
+    },
+    Bug {
+        name: "insert-keeps-old-place",
+        summary: "the index does not note where it put a slot, so removing the slot later clears the lane of the key it held before",
+        file: INDEX,
+        edits: &[(
+            "                    *noted = place(self.chunks.len() - unvisited, lane);\n",
+            "                    let _ = (noted, unvisited);\n",
+        )],
+    },
+    Bug {
+        name: "rename-keeps-old-place",
+        summary: "a slot moved into a removal's hole keeps the place of the entry removed from there, so removing it later clears another lane",
+        file: INDEX,
+        edits: &[("                *renamed = moved;\n", "                let _ = (renamed, moved);\n")],
     },
 ];
 
