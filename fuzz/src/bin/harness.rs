@@ -202,6 +202,11 @@ fn minimise_cmd(args: &[String]) -> Result<(), String> {
         return Ok(());
     }
     let tests = corpus::root().join("fuzz/tests/regressions.rs");
+    // A case that fails another way under another bug is already guarded: its test replays it.
+    if let Some(same) = regression_with_bytes(&test.bytes) {
+        say!("\nthe same case is already the regression test {same}: not written again");
+        return Ok(());
+    }
     let bytes_file = corpus::dir("regressions").join(&test.name);
     fs::create_dir_all(corpus::dir("regressions")).map_err(|e| e.to_string())?;
     fs::write(&bytes_file, &test.bytes).map_err(|e| format!("cannot write {}: {e}", bytes_file.display()))?;
@@ -217,6 +222,15 @@ fn minimise_cmd(args: &[String]) -> Result<(), String> {
     write!(out, "\n{}", test.test).map_err(|e| e.to_string())?;
     say!("\nwrote {}\nappended to {}:\n\n{}", bytes_file.display(), tests.display(), test.test);
     Ok(())
+}
+
+/// The name of the checked-in regression case whose bytes are `bytes`, if there is one.
+fn regression_with_bytes(bytes: &[u8]) -> Option<String> {
+    let entries = fs::read_dir(corpus::dir("regressions")).ok()?;
+    entries
+        .flatten()
+        .find(|entry| fs::read(entry.path()).is_ok_and(|existing| existing == bytes))
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
 }
 
 fn exhaustive_cmd(args: &[String]) -> Result<(), String> {
