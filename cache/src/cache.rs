@@ -1096,7 +1096,7 @@ impl<K: Hash + Eq, V, C: Clock, S: BuildHasher> Cache<K, V, C, S> {
         let room = room.max(self.slots.len());
         let mut index = Index::with_room(room);
         for (i, slot) in (0..).zip(&self.slots) {
-            index.insert(self.hasher.hash_one(&slot.key), i);
+            index.insert_unnoted(self.hasher.hash_one(&slot.key), i);
         }
         self.index = index;
     }

@@ -8,7 +8,7 @@
 //! its probe, which starts at home and steps by a stride its tag picks. Each chunk counts the
 //! keys that passed it full: a lookup stops at the first chunk that counts none, and a removal
 //! takes its counts back, so there are no tombstones and a busy full cache never rebuilds.
-//! Beside the chunks, one byte per slot number says where that slot's lane is, so that removing
+//! Beside the chunks, one byte per slot number notes where that slot's lane is, so that removing
 //! a slot (every eviction does) stores into its chunk without waiting to read it first.
 //! Tags are compared sixteen at a time with SSE2 (or its equivalent) through the `wide` crate,
 //! which keeps `unsafe` out of this one.
@@ -26,14 +26,14 @@ const FILL: usize = 8;
 const OVERFLOW: usize = 15;
 /// The lanes among a match's sixteen bits.
 const LANE_BITS: u16 = (1 << LANES) - 1;
-/// The probe steps a place keeps: from this many on, the lane is looked up instead.
-const FAR: usize = 15;
+/// A slot's place when it is not noted: the lane is looked up instead.
+const UNNOTED: u8 = 0;
 
-/// Where a lane is, as one byte: its probe steps from its key's home chunk in the high four
-/// bits ([`FAR`] for that many or more) and the lane in the low four.
+/// Where a lane is, as one byte: one more than its probe steps from its key's home chunk in the
+/// high four bits, the lane in the low four; [`UNNOTED`] fifteen steps or more away.
 #[inline]
 fn place(steps: usize, lane: usize) -> u8 {
-    (steps.min(FAR) << 4 | lane) as u8
+    if steps < 15 { ((steps + 1) << 4 | lane) as u8 } else { UNNOTED }
 }
 
 /// One cache line of the index.
@@ -106,8 +106,9 @@ type Lane = (usize, usize);
 pub(crate) struct Index {
     /// A power of two of them, or none before the first entry.
     chunks: Vec<Chunk>,
-    /// Per slot number, where its lane is (see [`place`]), one for each entry of room. Every
-    /// insert writes its slot's; those of slot numbers not in use are stale and never read.
+    /// Per slot number, where its lane is (see [`place`]), one for each entry of room: written
+    /// by every insert but a rebuild's, which leaves them [`UNNOTED`]. Those of slot numbers not
+    /// in use are stale and never read.
     places: Vec<u8>,
     len: usize,
 }
@@ -121,7 +122,7 @@ impl Index {
     /// An empty index with room for at least `entries`.
     pub(crate) fn with_room(entries: usize) -> Self {
         let chunks = entries.div_ceil(FILL).max(1).next_power_of_two();
-        Self { chunks: vec![Chunk::EMPTY; chunks], places: vec![0; chunks * FILL], len: 0 }
+        Self { chunks: vec![Chunk::EMPTY; chunks], places: vec![UNNOTED; chunks * FILL], len: 0 }
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -178,9 +179,23 @@ impl Index {
         }
     }
 
-    /// Indexes `slot` under `hash`. The caller keeps `len() < room()`, so a lane is free.
+    /// Indexes `slot` under `hash`, noting its place. The caller keeps `len() < room()`, so a
+    /// lane is free.
     #[inline]
     pub(crate) fn insert(&mut self, hash: u64, slot: u32) {
+        self.insert_noting(hash, slot, true);
+    }
+
+    /// Indexes `slot` under `hash` for a rebuild, leaving its place unnoted: a rebuild's inserts
+    /// wait on chunks read from memory, and a store of each place, which waits on its chunk too,
+    /// made a growing cache's rebuilds slower by more than removals gain (`experiments.md`).
+    #[inline]
+    pub(crate) fn insert_unnoted(&mut self, hash: u64, slot: u32) {
+        self.insert_noting(hash, slot, false);
+    }
+
+    #[inline]
+    fn insert_noting(&mut self, hash: u64, slot: u32, note: bool) {
         let tag = tag_of(hash);
         let mut probe = Probe::new(hash, self.chunks.len());
         // The caller leaves a lane free, so this ends long before it has tried every chunk.
@@ -192,7 +207,7 @@ impl Index {
                 chunk.tags[lane] = tag;
                 chunk.slots[lane] = slot;
                 self.len += 1;
-                if let Some(noted) = self.places.get_mut(slot as usize) {
+                if let Some(noted) = self.places.get_mut(slot as usize).filter(|_| note) {
                     *noted = place(self.chunks.len() - unvisited, lane);
                 }
                 return;
@@ -237,13 +252,13 @@ impl Index {
     }
 
     /// Where `slot`, indexed under `hash`, is: from its place, without reading a chunk, unless
-    /// that place is [`FAR`] steps away, when the lookup finds it by its number.
+    /// its place is not noted, when the lookup finds it by its number.
     #[inline]
     fn lane_of_slot(&self, hash: u64, slot: u32) -> Option<Lane> {
         match self.places.get(slot as usize) {
-            Some(&noted) if usize::from(noted >> 4) < FAR => {
+            Some(&noted) if noted != UNNOTED => {
                 let mut probe = Probe::new(hash, self.chunks.len());
-                for _ in 0..noted >> 4 {
+                for _ in 1..noted >> 4 {
                     probe.step();
                 }
                 Some((probe.at, usize::from(noted & 0xf)))
@@ -253,8 +268,8 @@ impl Index {
     }
 
     /// Checks what lookups and removals rely on, given each slot's key as its hash and a test for
-    /// it, in slot order: looking up each key finds its own slot, each slot's place names that
-    /// lane, each chunk's count is the number of keys whose probe passes it, no lane holds
+    /// it, in slot order: looking up each key finds its own slot, each slot's place, if noted,
+    /// names that lane, each chunk's count is the number of keys whose probe passes it, no lane holds
     /// anything else, and no byte between the tags and the count is set. (A lookup matches tags,
     /// so each key's tag is checked on the way.)
     pub(crate) fn check<E: FnMut(u32) -> bool>(
@@ -293,7 +308,7 @@ impl Index {
                 steps += 1;
             }
             let kept = self.places.get(slot as usize).copied();
-            if kept != Some(place(steps, lane)) {
+            if kept != Some(place(steps, lane)) && kept != Some(UNNOTED) {
                 return Err(format!(
                     "slot {slot}'s place is {kept:?}, not {} (lane {lane}, {steps} steps from home)",
                     place(steps, lane)
@@ -431,20 +446,32 @@ mod tests {
         assert!(broken(|i| i.len = 13).contains("length"));
         assert!(broken(|i| i.chunks[2].slots[0] = 99).contains("slot 0's key finds None"));
         assert!(broken(|i| i.chunks[2].slots[1] = 0).contains("slot 1's key finds None"));
-        assert!(broken(|i| i.places[3] = place(0, 4)).contains("slot 3's place is Some(4), not 3"));
+        assert!(broken(|i| i.places[3] = place(0, 4)).contains("slot 3's place is Some(20), not 19"));
+        // An unnoted place is allowed: the removal looks the lane up.
+        assert_eq!(
+            hashes(
+                &{
+                    let mut i = index.clone();
+                    i.places[3] = UNNOTED;
+                    i
+                },
+                &of
+            ),
+            Ok(())
+        );
         // A lane no key leads to.
         assert!(broken(|i| i.chunks[0].tags[0] = 0x80).contains("lanes in use"));
     }
 
     #[test]
-    fn a_slot_fifteen_steps_from_home_has_no_place_and_is_removed_all_the_same() {
+    fn a_slot_fifteen_steps_from_home_has_no_place_noted_and_is_removed_all_the_same() {
         // One home and one tag make one probe: fifteen chunks filled, then the last key.
         let mut index = Index::with_room(256);
         let of = vec![hash(3, 5); 12 * 15 + 1];
         for (slot, &h) in (0..).zip(&of) {
             index.insert(h, slot);
         }
-        assert_eq!((index.places[179], index.places[180]), (place(14, 11), place(FAR, 0)));
+        assert_eq!((index.places[179], index.places[180]), (place(14, 11), UNNOTED));
         assert_eq!(hashes(&index, &of), Ok(()));
         index.remove(of[180], 180);
         assert_eq!(hashes(&index, &of[..180]), Ok(()));
@@ -453,6 +480,25 @@ mod tests {
         index.rename(of[179], 179, 0);
         assert_eq!(index.places[0], place(14, 11));
         assert_eq!(index.find(of[179], |j| j == 0), Some(0));
+    }
+
+    #[test]
+    fn a_rebuild_notes_no_places_and_its_slots_are_removed_and_renamed_all_the_same() {
+        let mut index = Index::with_room(32);
+        // Twenty keys at home in chunk 1: eight go further along.
+        let of: Vec<u64> = (0..20).map(|i| hash(1, i % 2)).collect();
+        for (slot, &h) in (0..).zip(&of) {
+            index.insert_unnoted(h, slot);
+        }
+        assert!(index.places[..20].iter().all(|&place| place == UNNOTED));
+        assert_eq!(hashes(&index, &of), Ok(()));
+        index.remove(of[19], 19);
+        assert_eq!(hashes(&index, &of[..19]), Ok(()));
+        // Slot 18 moves into slot 0's hole.
+        index.remove(of[0], 0);
+        index.rename(of[18], 18, 0);
+        let moved: Vec<u64> = [of[18]].into_iter().chain(of[1..18].iter().copied()).collect();
+        assert_eq!(hashes(&index, &moved), Ok(()));
     }
 
     #[test]
