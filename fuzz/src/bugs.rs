@@ -496,12 +496,12 @@ pub const BUGS: &[Bug] = &[
         edits: clone_forgetting!("pending", "NIL"),
     },
     Bug {
-        name: "insert-keeps-old-place",
-        summary: "the index does not note where it put a slot, so removing the slot later clears the lane of the key it held before",
-        file: INDEX,
+        name: "eviction-keeps-old-place",
+        summary: "a new key written over an evicted one does not note its place, so the slot keeps the evicted key's and removing it later clears another lane",
+        file: CACHE,
         edits: &[(
-            "                    *noted = place(self.chunks.len() - unvisited, lane);\n",
-            "                    let _ = (noted, unvisited);\n",
+            "        self.index.insert(hash, lru);\n",
+            "        self.index.insert_unnoted(hash, lru);\n",
         )],
     },
     Bug {

@@ -455,3 +455,18 @@ fn get_mut_entries_16a8fe60() {
 fn put_entries_37b4210c() {
     check(&Case { capacity: 2, ttl: None, start: 0, ops: vec![Put(0), Get(0), Put(1)] });
 }
+
+// lockstep divergence at step 5 of 5, Push(0): the cache's own invariant check failed
+//     cache: index: slot 0's place is Some(17), not 16 (lane 0, 0 steps from home)
+//     model: Ok(())
+//
+// Planted bug `eviction-keeps-old-place` (a new key written over an evicted one does not note its place, so the slot keeps the evicted key's and removing it later clears another lane), found by fuzzing; shrunk from 41 to 5 operations (eviction-keeps-old-place.crash).
+#[test]
+fn push_invariants_088a2fc1() {
+    check(&Case {
+        capacity: 2,
+        ttl: None,
+        start: 0,
+        ops: vec![Put(0), Put(1), HashPanics(3), Resize(1), Push(0)],
+    });
+}
