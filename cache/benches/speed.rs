@@ -4,9 +4,9 @@
 //! The workload is the one in `../shared/anchors.md` (beside the repository): u64 keys and
 //! values, keys drawn from Zipf(s = 1.0) over 10 × capacity keys with a fixed seed, generated
 //! before timing; each key is a `get`, and on a miss a `put`. Three more mixes use the same step:
-//! the same keys on a cache pre-filled with others (a full cache's steady state, where every
-//! miss evicts, which the shared workload, from empty, reaches at ten thousand entries but not at
-//! a million), read-heavy (the cache is pre-filled and keys come from the resident set) and
+//! the same keys on a cache pre-filled with twice its capacity in others (a full cache's steady
+//! state, where every miss evicts, which the shared workload, from empty, reaches at ten thousand
+//! entries but not at a million), read-heavy (the cache is pre-filled and keys come from the resident set) and
 //! write-heavy (every key is new, in a cache already full). The best of several runs counts;
 //! runs of the contenders interleave, so a slow spell on the machine hits them all alike, and
 //! the runs repeat in fresh processes (on a shared VM one process can run everything 40% slower
@@ -69,7 +69,7 @@ impl Mix {
         match self {
             Self::Zipf => "Zipf (the shared workload): Zipf(s = 1.0) over 10 × capacity keys, from empty",
             Self::ZipfFull => {
-                "Zipf, full: pre-filled to capacity with keys the Zipf mix never draws, then that mix (a full cache's steady state: every miss evicts)"
+                "Zipf, full: pre-filled with twice the capacity in keys the Zipf mix never draws (the second half evicts the first), then that mix (a full cache's steady state: every miss evicts)"
             }
             Self::ReadHeavy => {
                 "Read-heavy: pre-filled with keys 1..=capacity, then Zipf(s = 1.0) over those keys (all hits for a strict LRU)"
@@ -85,10 +85,13 @@ impl Mix {
         let (prefill, keys) = match self {
             Self::Zipf => (Vec::new(), zipf_keys(10 * capacity, ops)),
             // Keys the Zipf stream never draws (it draws from `1..=10 × capacity`), scrambled as
-            // the write-heavy mix's are; the Zipf mix evicts them as it runs.
+            // the write-heavy mix's are; the Zipf mix evicts them as it runs. Twice the capacity
+            // of them, so that every entry was written by an eviction, as in a cache that has
+            // been full for a while, not by the growth that filled it (the cache's index notes
+            // where an evicted entry is only for entries written since its last rebuild).
             Self::ZipfFull => {
                 let others = (10 * cap + 1..).map(scramble).filter(|&k| k > 10 * cap);
-                (others.take(capacity).collect(), zipf_keys(10 * capacity, ops))
+                (others.take(2 * capacity).collect(), zipf_keys(10 * capacity, ops))
             }
             Self::ReadHeavy => ((1..=cap).collect(), zipf_keys(capacity, ops)),
             Self::WriteHeavy => {
