@@ -448,17 +448,9 @@ mod tests {
         assert!(broken(|i| i.chunks[2].slots[1] = 0).contains("slot 1's key finds None"));
         assert!(broken(|i| i.places[3] = place(0, 4)).contains("slot 3's place is Some(20), not 19"));
         // An unnoted place is allowed: the removal looks the lane up.
-        assert_eq!(
-            hashes(
-                &{
-                    let mut i = index.clone();
-                    i.places[3] = UNNOTED;
-                    i
-                },
-                &of
-            ),
-            Ok(())
-        );
+        let mut unnoted = index.clone();
+        unnoted.places[3] = UNNOTED;
+        assert_eq!(hashes(&unnoted, &of), Ok(()));
         // A lane no key leads to.
         assert!(broken(|i| i.chunks[0].tags[0] = 0x80).contains("lanes in use"));
     }
