@@ -269,9 +269,9 @@ impl Index {
 
     /// Checks what lookups and removals rely on, given each slot's key as its hash and a test for
     /// it, in slot order: looking up each key finds its own slot, each slot's place, if noted,
-    /// names that lane, each chunk's count is the number of keys whose probe passes it, no lane holds
-    /// anything else, and no byte between the tags and the count is set. (A lookup matches tags,
-    /// so each key's tag is checked on the way.)
+    /// names that lane, each chunk's count is the number of keys whose probe passes it, no lane
+    /// holds anything else, and no byte between the tags and the count is set. (A lookup matches
+    /// tags, so each key's tag is checked on the way.)
     pub(crate) fn check<E: FnMut(u32) -> bool>(
         &self,
         keys: impl IntoIterator<Item = (u64, E)>,
