@@ -88,7 +88,9 @@ indices, folly's F14 finds them by one cache line of tags) while staying in safe
   counts the keys that passed it full, and a removal takes its counts back: no tombstones, so a
   full cache's index is never rebuilt. Beside the chunks, one byte per slot number notes where
   its lane is (the lane, and how many probe steps from the key's home chunk), so that removing
-  a slot stores into its chunk without reading it first. It fills at most two thirds of its
+  a slot stores into its chunk without reading it first. A rebuild notes none (noting them
+  there cost a growing cache more than it saved); a slot's place is noted when it is next
+  written, and until then its removal looks the lane up. It fills at most two thirds of its
   lanes, in a power of two of chunks: 9.4 bytes per entry at a million entries, the places
   included. A growing cache's index doubles as its slots do, rebuilt in slot order.
 * **Expiry.** With a ttl, a parallel `Vec` holds each slot's deadline: 8 bytes per entry.
@@ -105,8 +107,8 @@ indices, folly's F14 finds them by one cache line of tags) while staying in safe
   its clock and stores no deadlines.
 * **In-place eviction.** A new key in a full cache reuses the least recently used slot: one
   probe finds that the key is new, a store clears the evicted key's lane (its chunk computed
-  from the key's hash and the slot's place, not read), and one probe puts the new key's in (its
-  home chunk, just read, is in cache). Nothing is allocated.
+  from the key's hash and the slot's noted place, not read), and one probe puts the new key's
+  in (its home chunk, just read, is in cache). Nothing is allocated.
 * **A hit's relink, one call later.** A `get` that hits notes its slot and returns; the next
   `&mut` call moves that entry to the head of the recency list first (`get`, right after its
   own lookup). The relink's stores then wait on a slot number read long before, not on the
