@@ -7,11 +7,10 @@
 //! the same keys on a cache pre-filled with twice its capacity in others (a full cache's steady
 //! state, where every miss evicts, which the shared workload, from empty, reaches at ten thousand
 //! entries but not at a million), read-heavy (the cache is pre-filled and keys come from the
-//! resident set) and
-//! write-heavy (every key is new, in a cache already full). The best of several runs counts;
-//! runs of the contenders interleave, so a slow spell on the machine hits them all alike, and
-//! the runs repeat in fresh processes (on a shared VM one process can run everything 40% slower
-//! than the next).
+//! resident set) and write-heavy (every key is new, in a cache already full). The best of
+//! several runs counts; runs of the contenders interleave, so a slow spell on the machine hits
+//! them all alike, and the runs repeat in fresh processes (on a shared VM one process can run
+//! everything 40% slower than the next).
 //!
 //! Prints markdown tables, then `ratio CAPACITY PEER X` and `ratio_ttl CAPACITY CLOCK X` lines
 //! and, over several processes, each of those ratios' range from one process to another
