@@ -44,7 +44,7 @@ pub trait Clock {
 }
 
 /// The default clock: nanoseconds since the first time any `SystemClock` was read, from
-/// [`std::time::Instant`]. Every read asks the operating system's clock (21 to 33 ns measured on
+/// [`std::time::Instant`]. Every read asks the operating system's clock (21 to 40 ns measured on
 /// Linux, through the vDSO rather than a system call); see [`CoarseClock`] for a cheaper one.
 ///
 /// # Example
@@ -71,7 +71,7 @@ impl Clock for SystemClock {
 }
 
 /// The [`SystemClock`]'s time, read by a background thread once per `resolution` and kept in an
-/// atomic: reading it costs one load instead of a clock read (about 1 ns against 21 ns).
+/// atomic: reading it costs one load instead of a clock read (about 1 ns against 21 to 40).
 ///
 /// In exchange, time moves in steps: a write's time is the last step before it, and an expiry
 /// is noticed at the first step from its deadline on. So in real time an entry lives its ttl
